@@ -1,0 +1,29 @@
+import nextCoreWebVitals from "eslint-config-next/core-web-vitals";
+import nextTypescript from "eslint-config-next/typescript";
+
+const noDatabaseInApp = {
+  patterns: [
+    { group: ["drizzle-orm", "drizzle-orm/*"], message: "app/ is routing only: call a verb in lib/ instead." },
+    { group: ["@/db", "@/db/*", "**/db/*"], message: "app/ is routing only: call a verb in lib/ instead." },
+    { group: ["pg", "@electric-sql/pglite"], message: "app/ never talks to the store directly." },
+  ],
+};
+
+const eslintConfig = [
+  ...nextCoreWebVitals,
+  ...nextTypescript,
+  {
+    ignores: [".next/**", "node_modules/**", ".weir-data/**", "next-env.d.ts", "test-results/**", "playwright-report/**"],
+  },
+  {
+    files: ["app/**/*.{ts,tsx}", "components/**/*.{ts,tsx}"],
+    rules: { "no-restricted-imports": ["error", noDatabaseInApp] },
+  },
+  {
+    rules: {
+      "@typescript-eslint/no-unused-vars": ["error", { argsIgnorePattern: "^_", varsIgnorePattern: "^_" }],
+    },
+  },
+];
+
+export default eslintConfig;
