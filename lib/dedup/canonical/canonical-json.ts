@@ -1,0 +1,219 @@
+import { CanonicalJsonError } from "./errors";
+import { CanonicalSink } from "./canonical-sink";
+import { CanonicalTokens } from "./canonical-tokens";
+import type { IgnoredPathTrie } from "./ignored-paths";
+import { DEFAULT_MAX_DEPTH } from "./json-scanner";
+
+export interface CanonicalOptions {
+  /** Deepest allowed nesting of objects and arrays (default 64). */
+  maxDepth?: number;
+  /** Paths dropped before hashing, from `compileIgnoredPaths`. */
+  ignored?: IgnoredPathTrie | null;
+}
+
+/**
+ * Single pass from JSON text to canonical UTF-8 bytes: members sorted by key, strings
+ * re-encoded canonically, numbers kept as their source text. The output is itself JSON,
+ * whose syntax tags every value with its type, so distinct trees never share a form.
+ */
+export class CanonicalParser extends CanonicalTokens {
+  /** Writes the value at `pos` (leading whitespace skipped). */
+  value(depth: number, trie: IgnoredPathTrie | null): void {
+    const c = this.peek();
+    if (c === 0x22) this.string();
+    else if (c === 0x7b) this.object(depth + 1, trie);
+    else if (c === 0x5b) this.array(depth + 1, trie);
+    else this.scalar(c);
+  }
+
+  private object(depth: number, trie: IgnoredPathTrie | null): void {
+    this.checkDepth(depth);
+    const sink = this.sink;
+    const open = this.pos;
+    sink.out[sink.o++] = 0x7b;
+    this.pos++;
+    if (this.peek() === 0x7d) {
+      this.pos++;
+      sink.out[sink.o++] = 0x7d;
+      return;
+    }
+    const base = sink.top;
+    const names: Set<string> | null = trie === null ? null : new Set();
+    let keyAt = -1;
+    try {
+      for (;;) {
+        if (this.peek() !== 0x22) this.unexpected("expected a field name");
+        const rewind = sink.o;
+        if (sink.top > base) sink.out[sink.o++] = 0x2c;
+        const memberStart = sink.o;
+        let child: IgnoredPathTrie | undefined;
+        if (names !== null && trie !== null) child = this.lookUpKey(trie, names);
+        const at = this.pos;
+        this.string();
+        keyAt = at;
+        const keyEnd = sink.o;
+        if (this.peek() !== 0x3a) this.unexpected('expected ":"');
+        this.pos++;
+        sink.out[sink.o++] = 0x3a;
+        if (child !== undefined && child.ignored) {
+          this.value(depth, null);
+          sink.o = rewind;
+        } else {
+          sink.pushMember(memberStart, keyEnd);
+          this.value(depth, child ?? null);
+        }
+        keyAt = -1;
+        const c = this.peek();
+        if (c === 0x2c) {
+          this.pos++;
+        } else if (c === 0x7d) {
+          this.pos++;
+          break;
+        } else {
+          this.unexpected('expected "," or "}"');
+        }
+      }
+    } catch (error) {
+      if (keyAt >= 0 && error instanceof CanonicalJsonError) error.segments.push(this.keyAt(keyAt));
+      throw error;
+    }
+    if (!sink.sortMembers(base)) this.throwDuplicate(open);
+    sink.out[sink.o++] = 0x7d;
+  }
+
+  private lookUpKey(trie: IgnoredPathTrie, names: Set<string>): IgnoredPathTrie | undefined {
+    const at = this.pos;
+    const name = this.keyAt(at);
+    if (names.has(name)) this.throwDuplicateAt(name, at);
+    names.add(name);
+    return trie.children.get(name);
+  }
+
+  private array(depth: number, trie: IgnoredPathTrie | null): void {
+    this.checkDepth(depth);
+    const sink = this.sink;
+    sink.out[sink.o++] = 0x5b;
+    this.pos++;
+    if (this.peek() === 0x5d) {
+      this.pos++;
+      sink.out[sink.o++] = 0x5d;
+      return;
+    }
+    const first = sink.o;
+    let index = 0;
+    let inElement = false;
+    try {
+      for (;;) {
+        inElement = true;
+        const rewind = sink.o;
+        if (rewind > first) sink.out[sink.o++] = 0x2c;
+        const child = trie === null ? undefined : trie.children.get(String(index));
+        if (child !== undefined && child.ignored) {
+          this.value(depth, null);
+          sink.o = rewind;
+        } else {
+          this.value(depth, child ?? null);
+        }
+        inElement = false;
+        index++;
+        const c = this.peek();
+        if (c === 0x2c) {
+          this.pos++;
+        } else if (c === 0x5d) {
+          this.pos++;
+          break;
+        } else {
+          this.unexpected('expected "," or "]"');
+        }
+      }
+    } catch (error) {
+      if (inElement && error instanceof CanonicalJsonError) error.segments.push(String(index));
+      throw error;
+    }
+    sink.out[sink.o++] = 0x5d;
+  }
+}
+
+export interface CanonicalResult {
+  canonical: string;
+  /** Offset just past the value (trailing whitespace is not consumed). */
+  end: number;
+}
+
+export interface CanonicalHashResult {
+  /** SHA-256 of the canonical form's UTF-8 bytes, lowercase hex. */
+  hash: string;
+  /** Only when asked for: decoding the bytes back to a string costs a pass. */
+  canonical?: string;
+  end: number;
+}
+
+/** Canonicalizes the JSON value starting at `start` (leading whitespace skipped). */
+export function canonicalizeAt(text: string, start: number, options?: CanonicalOptions): CanonicalResult {
+  const sink = new CanonicalSink(capacityFor(text, start));
+  try {
+    const end = writeCanonical(sink, text, start, options, false);
+    return { canonical: sink.toString(0, sink.o), end };
+  } finally {
+    sink.release();
+  }
+}
+
+/** Canonicalizes a whole JSON text; only whitespace may surround the value. */
+export function canonicalizeJson(text: string, options?: CanonicalOptions): string {
+  const sink = new CanonicalSink(capacityFor(text, 0));
+  try {
+    writeCanonical(sink, text, 0, options, true);
+    return sink.toString(0, sink.o);
+  } finally {
+    sink.release();
+  }
+}
+
+export interface HashJsonOptions extends CanonicalOptions {
+  /** Also decode and return the canonical form. */
+  keepCanonical?: boolean;
+  /** The value must span the rest of the text (trailing whitespace allowed). */
+  whole?: boolean;
+}
+
+/** SHA-256 of the canonical form of the value at `start`, straight from its bytes. */
+export function hashJsonAt(text: string, start: number, options?: HashJsonOptions): CanonicalHashResult {
+  const sink = new CanonicalSink(capacityFor(text, start));
+  try {
+    const end = writeCanonical(sink, text, start, options, options?.whole === true);
+    const hash = sink.digest(0, sink.o);
+    return options?.keepCanonical ? { hash, canonical: sink.toString(0, sink.o), end } : { hash, end };
+  } finally {
+    sink.release();
+  }
+}
+
+// The hot loops write without bounds checks of their own: no code unit of the input
+// becomes more than 3 bytes (`\n` becomes `\u000a`, 2 to 6), except raw lone surrogates,
+// whose slow path grows the buffer itself.
+function capacityFor(text: string, start: number): number {
+  return 3 * (text.length - start) + 16;
+}
+
+function writeCanonical(
+  sink: CanonicalSink,
+  text: string,
+  start: number,
+  options: CanonicalOptions | undefined,
+  whole: boolean,
+): number {
+  const parser = new CanonicalParser(text, start, options?.maxDepth ?? DEFAULT_MAX_DEPTH, sink);
+  try {
+    parser.value(0, options?.ignored ?? null);
+    const end = parser.pos;
+    if (whole) {
+      parser.skipWs();
+      if (parser.pos < text.length) parser.fail("invalid_json", "unexpected data after the JSON value", parser.pos);
+    }
+    return end;
+  } catch (error) {
+    if (error instanceof CanonicalJsonError) error.resolvePath();
+    throw error;
+  }
+}
