@@ -1,0 +1,116 @@
+import { PGlite } from "@electric-sql/pglite";
+import { drizzle as drizzleNodePg } from "drizzle-orm/node-postgres";
+import { drizzle as drizzlePglite } from "drizzle-orm/pglite";
+import pg from "pg";
+import { storeConfigFromEnv, type StoreConfig } from "./config";
+import { migratePgliteStore, migratePostgres } from "./migrate";
+import { lockDataDir } from "./pglite-lock";
+import * as schema from "./schema";
+import type { DbOrTx, StoreKind } from "./types";
+
+export type { DbOrTx, StoreKind } from "./types";
+
+/** The one way to reach the database: a drizzle handle plus what operators need around it. */
+export interface Store {
+  db: DbOrTx;
+  kind: StoreKind;
+  /** Present for PostgreSQL: pool usage feeds metrics and back-pressure. */
+  pool?: pg.Pool;
+  ping(): Promise<void>;
+  close(): Promise<void>;
+}
+
+// int8 columns (versions, counters) stay below 2^53; numbers are what callers expect.
+const pgTypes = {
+  getTypeParser(oid: number, format?: "text" | "binary") {
+    if (oid === 20) return (value: string) => Number(value);
+    return pg.types.getTypeParser(oid, format);
+  },
+};
+
+export function createPool(config: StoreConfig, url: string): pg.Pool {
+  const pool = new pg.Pool({
+    connectionString: url,
+    max: config.poolMax,
+    connectionTimeoutMillis: config.connectTimeoutMs,
+    query_timeout: config.statementTimeoutMs + 1000,
+    statement_timeout: config.statementTimeoutMs,
+    idle_in_transaction_session_timeout: 10_000,
+    application_name: "weir",
+    keepAlive: true,
+    types: pgTypes,
+  });
+  // An idle connection dropped by the server must not take the process down.
+  pool.on("error", (err) => console.error(`[weir] idle database connection failed: ${err.message}`));
+  return pool;
+}
+
+async function openPostgres(config: StoreConfig, url: string): Promise<Store> {
+  const pool = createPool(config, url);
+  const db = drizzleNodePg({ client: pool, schema });
+  return {
+    db,
+    kind: "postgres",
+    pool,
+    ping: async () => void (await pool.query("select 1")),
+    close: () => pool.end(),
+  };
+}
+
+async function openPglite(config: StoreConfig): Promise<Store> {
+  const unlock = await lockDataDir(config.dataDir);
+  try {
+    const client = await PGlite.create(config.dataDir);
+    const db = drizzlePglite({ client, schema });
+    return {
+      db,
+      kind: "pglite",
+      ping: async () => void (await client.query("select 1")),
+      close: async () => {
+        await client.close();
+        await unlock();
+      },
+    };
+  } catch (err) {
+    await unlock();
+    throw err;
+  }
+}
+
+export async function openStore(config: StoreConfig, options: { migrate?: boolean } = {}): Promise<Store> {
+  const store = config.databaseUrl ? await openPostgres(config, config.databaseUrl) : await openPglite(config);
+  if (options.migrate ?? true) {
+    try {
+      if (store.pool) await migratePostgres(store.pool);
+      else await migratePgliteStore(store.db);
+    } catch (err) {
+      await store.close();
+      throw err;
+    }
+  }
+  return store;
+}
+
+// The HTTP layer and Next's server bundles load this module separately; the
+// handle lives on globalThis so both share one pool (and one PGlite).
+const HANDLE = Symbol.for("weir.store");
+type Holder = { promise?: Promise<Store> };
+const holder = ((globalThis as Record<symbol, Holder>)[HANDLE] ??= {});
+
+export function getStore(): Promise<Store> {
+  holder.promise ??= openStore(storeConfigFromEnv()).catch((err) => {
+    holder.promise = undefined;
+    throw err;
+  });
+  return holder.promise;
+}
+
+export async function getDb(): Promise<DbOrTx> {
+  return (await getStore()).db;
+}
+
+export async function closeStore(): Promise<void> {
+  const pending = holder.promise;
+  holder.promise = undefined;
+  if (pending) await (await pending).close();
+}

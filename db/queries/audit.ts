@@ -1,0 +1,25 @@
+import { auditLog } from "../schema";
+import type { DbOrTx } from "../types";
+
+export interface AuditEntry {
+  actor: string;
+  actorRole: string;
+  action: string;
+  target: string;
+  affected?: number;
+  reason?: string | null;
+  details?: Record<string, unknown>;
+}
+
+/** Written in the same transaction as the change it records. */
+export async function insertAudit(db: DbOrTx, entry: AuditEntry): Promise<void> {
+  await db.insert(auditLog).values({
+    actor: entry.actor,
+    actorRole: entry.actorRole,
+    action: entry.action,
+    target: entry.target,
+    affected: entry.affected ?? 0,
+    reason: entry.reason ?? null,
+    details: entry.details ?? {},
+  });
+}

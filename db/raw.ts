@@ -1,0 +1,29 @@
+import type { DbOrTx } from "./types";
+
+/** A statement for the hot path: the name makes node-postgres prepare it once per connection. */
+export interface RawStatement {
+  name: string;
+  text: string;
+  values: unknown[];
+}
+
+interface QueryableClient {
+  query(...args: unknown[]): Promise<{ rows: unknown[] }>;
+  connect?: unknown;
+}
+
+/**
+ * Runs a raw statement on the connection behind a drizzle db or transaction.
+ * Drizzle's own `execute` cannot name statements; the hot path needs prepared
+ * statements, so this reaches the driver client that drizzle already holds.
+ */
+export async function runRaw<Row>(db: DbOrTx, statement: RawStatement): Promise<Row[]> {
+  const client = (db as unknown as { session: { client: QueryableClient } }).session.client;
+  // pg's Pool, Client and PoolClient all have connect(); PGlite and its transactions do not.
+  if (typeof client.connect === "function") {
+    const result = await client.query({ name: statement.name, text: statement.text, values: statement.values });
+    return result.rows as Row[];
+  }
+  const result = await client.query(statement.text, statement.values);
+  return result.rows as Row[];
+}

@@ -1,0 +1,27 @@
+import { bigint, customType, index, pgTable, primaryKey, text, timestamp } from "drizzle-orm/pg-core";
+
+/** SHA-256 digests are stored as 32 raw bytes: half the size of hex, same comparisons. */
+export const digest = customType<{ data: Buffer; driverData: Buffer }>({
+  dataType: () => "bytea",
+});
+
+/**
+ * Last-seen state per (service_id, message_id). No foreign key to services on
+ * purpose: every insert would take a share lock on the one service row.
+ */
+export const lastSeen = pgTable(
+  "last_seen",
+  {
+    serviceId: text("service_id").notNull(),
+    messageId: text("message_id").notNull(),
+    hash: digest("hash").notNull(),
+    version: bigint("version", { mode: "number" }).notNull(),
+    firstSeen: timestamp("first_seen", { withTimezone: true }).notNull().defaultNow(),
+    lastChanged: timestamp("last_changed", { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [
+    primaryKey({ name: "last_seen_pkey", columns: [t.serviceId, t.messageId] }),
+    index("last_seen_by_last_changed").on(t.serviceId, t.lastChanged.desc(), t.messageId),
+  ],
+);
+

@@ -1,0 +1,21 @@
+import { sql } from "drizzle-orm";
+import { check, integer, pgTable, text, timestamp } from "drizzle-orm/pg-core";
+
+/** A projection, adapter or customer whose last-seen state weir keeps. */
+export const services = pgTable(
+  "services",
+  {
+    id: text("id").primaryKey(),
+    displayName: text("display_name").notNull(),
+    /** JSON pointers stripped from payloads before hashing (e.g. /meta/sentAt). */
+    ignoredPaths: text("ignored_paths").array().notNull().default(sql`'{}'::text[]`),
+    /** How many payload versions to keep per key for diffs; 0 keeps hashes only. */
+    historyDepth: integer("history_depth").notNull().default(0),
+    createdAt: timestamp("created_at", { withTimezone: true }).notNull().defaultNow(),
+    updatedAt: timestamp("updated_at", { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [
+    check("services_history_depth_range", sql`${t.historyDepth} between 0 and 100`),
+    check("services_id_length", sql`char_length(${t.id}) between 1 and 128`),
+  ],
+);

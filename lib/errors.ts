@@ -1,0 +1,98 @@
+/**
+ * Typed errors raised inside weir. Each transport (HTTP API, server actions,
+ * CLI) maps them once, at its edge; nothing else inspects raw driver errors.
+ */
+export type ErrorCode =
+  | "invalid_request"
+  | "invalid_json"
+  | "duplicate_field"
+  | "too_deep"
+  | "invalid_pointer"
+  | "payload_too_large"
+  | "unauthorized"
+  | "forbidden"
+  | "reauth_required"
+  | "not_found"
+  | "conflict"
+  | "in_progress"
+  | "mismatch"
+  | "unprocessable"
+  | "rate_limited"
+  | "store_unavailable"
+  | "internal";
+
+export class WeirError extends Error {
+  constructor(
+    readonly status: number,
+    readonly code: ErrorCode,
+    message: string,
+    readonly field?: string,
+    readonly details?: Record<string, unknown>,
+  ) {
+    super(message);
+    this.name = new.target.name;
+  }
+}
+
+export class ValidationError extends WeirError {
+  constructor(message: string, field?: string, code: ErrorCode = "invalid_request") {
+    super(400, code, message, field);
+  }
+}
+
+export class PayloadTooLargeError extends WeirError {
+  constructor(limitBytes: number) {
+    super(413, "payload_too_large", `request body exceeds the limit of ${limitBytes} bytes`);
+  }
+}
+
+export class NotFoundError extends WeirError {
+  constructor(message: string, field?: string) {
+    super(404, "not_found", message, field);
+  }
+}
+
+export class ConflictError extends WeirError {
+  constructor(message: string, code: ErrorCode = "conflict", details?: Record<string, unknown>) {
+    super(409, code, message, undefined, details);
+  }
+}
+
+export class UnprocessableError extends WeirError {
+  constructor(message: string, code: ErrorCode = "unprocessable", details?: Record<string, unknown>, field?: string) {
+    super(422, code, message, field, details);
+  }
+}
+
+export class UnauthorizedError extends WeirError {
+  constructor(message = "authentication required") {
+    super(401, "unauthorized", message);
+  }
+}
+
+export class ForbiddenError extends WeirError {
+  constructor(message = "not allowed") {
+    super(403, "forbidden", message);
+  }
+}
+
+/** A destructive operation needs a sign-in younger than the re-authentication window. */
+export class ReauthenticationRequiredError extends WeirError {
+  constructor(maxAgeMinutes: number) {
+    super(403, "reauth_required", `sign in again to confirm: this operation needs a sign-in from the last ${maxAgeMinutes} minutes`);
+  }
+}
+
+export class RateLimitedError extends WeirError {
+  constructor(readonly retryAfterSeconds: number) {
+    super(429, "rate_limited", `too many requests; retry in ${retryAfterSeconds} s`);
+  }
+}
+
+/** The store could not be reached or did not answer in time: weir fails closed. */
+export class StoreUnavailableError extends WeirError {
+  constructor(readonly retryAfterSeconds = 1, cause?: unknown) {
+    super(503, "store_unavailable", "the dedup store is unavailable; no decision was made, retry later");
+    if (cause !== undefined) this.cause = cause;
+  }
+}
