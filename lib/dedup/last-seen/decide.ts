@@ -1,0 +1,74 @@
+import { runRaw } from "@/db/raw";
+import type { DbOrTx } from "@/db/types";
+import { currentVersionStatement, decideStatement, type DecideRow, type StatementItem } from "./statement";
+
+export type Decision = "new" | "changed" | "duplicate";
+
+export type HashedCheck = StatementItem;
+
+export interface CheckOutcome {
+  serviceId: string;
+  messageId: string;
+  decision: Decision;
+  version: number;
+  hash: string;
+}
+
+const keyOf = (serviceId: string, messageId: string) => `${serviceId}\u0000${messageId}`;
+
+/**
+ * Splits items into rounds of distinct keys, keeping the order of items that
+ * share a key: item k of a key only runs after item k-1 of that key committed.
+ */
+export function splitIntoRounds<T extends { serviceId: string; messageId: string }>(items: readonly T[]): number[][] {
+  const rounds: number[][] = [];
+  const seen = new Map<string, number>();
+  items.forEach((item, index) => {
+    const key = keyOf(item.serviceId, item.messageId);
+    const round = seen.get(key) ?? 0;
+    seen.set(key, round + 1);
+    (rounds[round] ??= []).push(index);
+  });
+  return rounds;
+}
+
+/** Decides items whose keys are all distinct, in one statement (plus a read per lost race). */
+export async function decideDistinct(db: DbOrTx, items: readonly HashedCheck[]): Promise<CheckOutcome[]> {
+  if (items.length === 0) return [];
+  const rows = await runRaw<DecideRow>(db, decideStatement(items));
+  const byKey = new Map(rows.map((row) => [keyOf(row.service_id, row.message_id), row]));
+  const outcomes: CheckOutcome[] = [];
+  for (const item of items) {
+    const row = byKey.get(keyOf(item.serviceId, item.messageId));
+    outcomes.push(row ? toOutcome(item, row.decision, Number(row.version)) : await resolveLostRace(db, item));
+  }
+  return outcomes;
+}
+
+/**
+ * The upsert found a concurrently committed row with the same hash and did not
+ * update it: the answer is `duplicate`. The version is read in a new snapshot;
+ * if the key changed again meanwhile, the check is decided afresh (it then
+ * linearizes after that change).
+ */
+async function resolveLostRace(db: DbOrTx, item: HashedCheck, attempt = 0): Promise<CheckOutcome> {
+  const [row] = await runRaw<{ version: number; hash: string }>(db, currentVersionStatement(item.serviceId, item.messageId));
+  if (row && row.hash === item.hash) return toOutcome(item, "duplicate", Number(row.version));
+  if (attempt >= 3) throw new Error(`key ${item.serviceId}/${item.messageId} keeps changing under a check`);
+  const [again] = await runRaw<DecideRow>(db, decideStatement([item]));
+  return again ? toOutcome(item, again.decision, Number(again.version)) : resolveLostRace(db, item, attempt + 1);
+}
+
+function toOutcome(item: HashedCheck, decision: Decision, version: number): CheckOutcome {
+  return { serviceId: item.serviceId, messageId: item.messageId, decision, version, hash: item.hash };
+}
+
+/** Decides any list of checks in order: one statement per round of distinct keys. */
+export async function decideInOrder(db: DbOrTx, items: readonly HashedCheck[]): Promise<CheckOutcome[]> {
+  const outcomes = new Array<CheckOutcome>(items.length);
+  for (const round of splitIntoRounds(items)) {
+    const decided = await decideDistinct(db, round.map((index) => items[index]!));
+    round.forEach((index, position) => (outcomes[index] = decided[position]!));
+  }
+  return outcomes;
+}

@@ -1,0 +1,56 @@
+import { insertAudit } from "@/db/queries/audit";
+import { findService, upsertService, type ServiceRow } from "@/db/queries/services";
+import type { DbOrTx } from "@/db/types";
+import type { Actor } from "@/lib/auth/actor";
+import { compileIgnoredPaths } from "@/lib/dedup/canonical/ignored-paths";
+import { serviceSettingsSchema, type ServiceSettingsInput } from "@/lib/validation/services";
+import { serviceIdSchema } from "@/lib/validation/common";
+import { serviceConfigs } from "./service-config";
+
+export interface SaveServiceResult {
+  service: ServiceRow;
+  created: boolean;
+}
+
+/**
+ * Registers a service or replaces its settings, with an audit row in the same
+ * transaction. Ignored paths change what counts as a duplicate from now on;
+ * stored hashes are not recomputed.
+ */
+export async function saveService({
+  db,
+  actor,
+  id,
+  input,
+}: {
+  db: DbOrTx;
+  actor: Actor;
+  id: string;
+  input: ServiceSettingsInput;
+}): Promise<SaveServiceResult> {
+  const serviceId = serviceIdSchema.parse(id);
+  const settings = serviceSettingsSchema.parse(input);
+  compileIgnoredPaths(settings.ignoredPaths);
+  const result = await db.transaction(async (tx) => {
+    const before = await findService(tx, serviceId);
+    const saved = await upsertService(tx, serviceId, {
+      displayName: settings.displayName ?? before?.displayName ?? serviceId,
+      ignoredPaths: settings.ignoredPaths,
+      historyDepth: settings.historyDepth,
+    });
+    await insertAudit(tx, {
+      actor: actor.id,
+      actorRole: actor.role,
+      action: saved.created ? "service.create" : "service.update",
+      target: `service:${serviceId}`,
+      affected: 1,
+      details: {
+        before: before ? { ignoredPaths: before.ignoredPaths, historyDepth: before.historyDepth, displayName: before.displayName } : null,
+        after: { ignoredPaths: saved.row.ignoredPaths, historyDepth: saved.row.historyDepth, displayName: saved.row.displayName },
+      },
+    });
+    return { service: saved.row, created: saved.created };
+  });
+  serviceConfigs.invalidate(serviceId);
+  return result;
+}

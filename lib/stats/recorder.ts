@@ -1,0 +1,97 @@
+import { runRaw } from "@/db/raw";
+import type { DbOrTx } from "@/db/types";
+
+export type SubjectKind = "service" | "group" | "scope";
+export type Outcome = "new" | "changed" | "duplicate" | "error" | "late";
+
+interface Counters {
+  checks: number;
+  new: number;
+  changed: number;
+  duplicates: number;
+  errors: number;
+  late: number;
+}
+
+const FLUSH_SQL = `
+insert into stats_minute as s (subject_kind, subject, bucket, checks, new, changed, duplicates, errors, late_redeliveries)
+select * from unnest($1::text[], $2::text[], $3::timestamptz[], $4::int8[], $5::int8[], $6::int8[], $7::int8[], $8::int8[], $9::int8[])
+on conflict (subject_kind, subject, bucket) do update set
+  checks = s.checks + excluded.checks, new = s.new + excluded.new, changed = s.changed + excluded.changed,
+  duplicates = s.duplicates + excluded.duplicates, errors = s.errors + excluded.errors,
+  late_redeliveries = s.late_redeliveries + excluded.late_redeliveries`;
+
+/**
+ * Counts decisions in memory and writes them as per-minute rollups every few
+ * seconds, so a duplicate check never writes to the database. Counts held when
+ * the process dies are lost; decisions are not.
+ */
+export class StatsRecorder {
+  private pending = new Map<string, Counters>();
+  private timer: NodeJS.Timeout | undefined;
+
+  record(kind: SubjectKind, subject: string, outcome: Outcome, count = 1, at = Date.now()): void {
+    const bucket = Math.floor(at / 60_000) * 60_000;
+    const key = `${kind}\u0000${subject}\u0000${bucket}`;
+    let counters = this.pending.get(key);
+    if (!counters) {
+      counters = { checks: 0, new: 0, changed: 0, duplicates: 0, errors: 0, late: 0 };
+      this.pending.set(key, counters);
+    }
+    if (outcome !== "late") counters.checks += count;
+    if (outcome === "new") counters.new += count;
+    else if (outcome === "changed") counters.changed += count;
+    else if (outcome === "duplicate") counters.duplicates += count;
+    else if (outcome === "error") counters.errors += count;
+    else counters.late += count;
+  }
+
+  /** Writes what was counted; on failure the counts are kept for the next flush. */
+  async flush(db: DbOrTx): Promise<number> {
+    if (this.pending.size === 0) return 0;
+    const batch = this.pending;
+    this.pending = new Map();
+    const columns: unknown[][] = [[], [], [], [], [], [], [], [], []];
+    for (const [key, c] of batch) {
+      const [kind, subject, bucket] = key.split("\u0000");
+      const row = [kind, subject, new Date(Number(bucket)).toISOString(), c.checks, c.new, c.changed, c.duplicates, c.errors, c.late];
+      row.forEach((value, i) => columns[i]!.push(value));
+    }
+    try {
+      await runRaw(db, { name: "weir_stats_flush_v1", text: FLUSH_SQL, values: columns });
+      return batch.size;
+    } catch (err) {
+      for (const [key, c] of batch) this.merge(key, c);
+      throw err;
+    }
+  }
+
+  private merge(key: string, c: Counters): void {
+    const into = this.pending.get(key);
+    if (!into) return void this.pending.set(key, c);
+    into.checks += c.checks;
+    into.new += c.new;
+    into.changed += c.changed;
+    into.duplicates += c.duplicates;
+    into.errors += c.errors;
+    into.late += c.late;
+  }
+
+  start(getDb: () => Promise<DbOrTx>, intervalMs = 2000): void {
+    if (this.timer) return;
+    this.timer = setInterval(() => {
+      getDb()
+        .then((db) => this.flush(db))
+        .catch((err: Error) => console.error(`[weir] stats flush failed, will retry: ${err.message}`));
+    }, intervalMs);
+    this.timer.unref();
+  }
+
+  stop(): void {
+    clearInterval(this.timer);
+    this.timer = undefined;
+  }
+}
+
+const RECORDER = Symbol.for("weir.statsRecorder");
+export const stats: StatsRecorder = ((globalThis as Record<symbol, StatsRecorder>)[RECORDER] ??= new StatsRecorder());

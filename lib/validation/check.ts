@@ -1,0 +1,31 @@
+import { z } from "zod";
+import { hashSchema, messageIdSchema, serviceIdSchema } from "./common";
+
+export const MAX_BATCH_ITEMS = 1000;
+
+export const checkRequestSchema = z.object({
+  serviceId: serviceIdSchema,
+  messageId: messageIdSchema,
+  payload: z.json().describe("The projected payload; hashed structurally (field order never matters)"),
+});
+
+/** The envelope fields, validated after the exact JSON parse has taken the payload apart. */
+export const checkKeySchema = checkRequestSchema.pick({ serviceId: true, messageId: true });
+
+export const checkBatchRequestSchema = z.object({
+  items: z.array(checkRequestSchema).min(1).max(MAX_BATCH_ITEMS),
+});
+
+export const decisionSchema = z.enum(["new", "changed", "duplicate"]);
+
+export const checkResponseSchema = z.object({
+  serviceId: serviceIdSchema,
+  messageId: messageIdSchema,
+  decision: decisionSchema,
+  version: z.number().int().describe("Version of the stored state after this check"),
+  hash: hashSchema,
+});
+
+export const checkBatchResponseSchema = z.object({
+  results: z.array(checkResponseSchema).describe("In the order of the request's items"),
+});
