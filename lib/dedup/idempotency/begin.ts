@@ -1,0 +1,40 @@
+import { runRaw } from "@/db/raw";
+import type { DbOrTx } from "@/db/types";
+import { asStoreError } from "@/db/unavailable";
+import { stats, type Outcome } from "@/lib/stats/recorder";
+import { assertKeyRef, verdictOf } from "./key-row";
+import { beginStatement, peekStatement, type KeyRow } from "./statements";
+import type { BeginResult, IdempotencyKeyRef } from "./types";
+
+// Each retry follows a change committed by another begin; a handful cannot all be lost.
+const MAX_ROUNDS = 5;
+
+// A mismatch is the idempotency analogue of `changed`: the same key with different content.
+const OUTCOME_STATS: Record<BeginResult["outcome"], Outcome> = {
+  started: "new",
+  completed: "duplicate",
+  in_progress: "duplicate",
+  mismatch: "changed",
+};
+
+/**
+ * Starts the work behind an idempotency key, or says why not: `in_progress`
+ * (another caller holds the lock), `completed` (replay the stored response) or
+ * `mismatch` (the key was used for a different request).
+ */
+export async function begin(db: DbOrTx, ref: IdempotencyKeyRef): Promise<BeginResult> {
+  assertKeyRef(ref);
+  let result: BeginResult | null = null;
+  try {
+    for (let round = 0; round < MAX_ROUNDS && !result; round++) {
+      const [row] = await runRaw<KeyRow>(db, beginStatement(ref));
+      result = verdictOf(row, ref) ?? verdictOf((await runRaw<KeyRow>(db, peekStatement(ref)))[0], ref);
+    }
+  } catch (err) {
+    stats.record("scope", ref.scope, "error");
+    throw asStoreError(err);
+  }
+  if (!result) throw new Error(`idempotency key ${ref.scope}/${ref.key} kept changing under begin`);
+  stats.record("scope", ref.scope, OUTCOME_STATS[result.outcome]);
+  return result;
+}

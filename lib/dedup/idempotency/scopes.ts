@@ -1,0 +1,91 @@
+import { eq, sql } from "drizzle-orm";
+import { insertAudit } from "@/db/queries/audit";
+import { DEFAULT_LOCK_SECONDS, DEFAULT_RETENTION_SECONDS, idempotencyScopes } from "@/db/schema";
+import type { DbOrTx } from "@/db/types";
+import { asStoreError } from "@/db/unavailable";
+import type { Actor } from "@/lib/auth/actor";
+
+export type IdempotencyScopeRow = typeof idempotencyScopes.$inferSelect;
+
+export interface SetScopeInput {
+  scope: string;
+  /** Omitted: keep the current value (the default for a new scope). */
+  lockSeconds?: number;
+  retentionSeconds?: number;
+  reason: string | null;
+  actor: Actor;
+}
+
+export interface SetScopeResult {
+  scope: IdempotencyScopeRow;
+  created: boolean;
+  changed: boolean;
+}
+
+export async function findIdempotencyScope(db: DbOrTx, id: string): Promise<IdempotencyScopeRow | undefined> {
+  try {
+    const [row] = await db.select().from(idempotencyScopes).where(eq(idempotencyScopes.id, id));
+    return row;
+  } catch (err) {
+    throw asStoreError(err);
+  }
+}
+
+/**
+ * Creates a scope or changes its lock and retention, with an audit row, in one
+ * transaction. New values apply to keys begun or completed afterwards; stored
+ * keys keep the expiry they were written with.
+ */
+export async function setScopeSettings(db: DbOrTx, input: SetScopeInput): Promise<SetScopeResult> {
+  try {
+    return await db.transaction(async (tx) => {
+      const [inserted] = await tx
+        .insert(idempotencyScopes)
+        .values({
+          id: input.scope,
+          lockSeconds: input.lockSeconds ?? DEFAULT_LOCK_SECONDS,
+          retentionSeconds: input.retentionSeconds ?? DEFAULT_RETENTION_SECONDS,
+        })
+        .onConflictDoNothing({ target: idempotencyScopes.id })
+        .returning();
+      let before: Pick<IdempotencyScopeRow, "lockSeconds" | "retentionSeconds">;
+      let scope: IdempotencyScopeRow;
+      if (inserted) {
+        before = { lockSeconds: DEFAULT_LOCK_SECONDS, retentionSeconds: DEFAULT_RETENTION_SECONDS };
+        scope = inserted;
+      } else {
+        const [current] = await tx.select().from(idempotencyScopes).where(eq(idempotencyScopes.id, input.scope)).for("update");
+        if (!current) throw new Error(`idempotency scope ${input.scope} vanished while it was locked`);
+        const lockSeconds = input.lockSeconds ?? current.lockSeconds;
+        const retentionSeconds = input.retentionSeconds ?? current.retentionSeconds;
+        if (lockSeconds === current.lockSeconds && retentionSeconds === current.retentionSeconds) {
+          return { scope: current, created: false, changed: false };
+        }
+        before = current;
+        const [updated] = await tx
+          .update(idempotencyScopes)
+          .set({ lockSeconds, retentionSeconds, updatedAt: sql`now()` })
+          .where(eq(idempotencyScopes.id, input.scope))
+          .returning();
+        scope = updated!;
+      }
+      await insertAudit(tx, {
+        actor: input.actor.id,
+        actorRole: input.actor.role,
+        action: inserted ? "idempotency_scope.create" : "idempotency_scope.update",
+        target: `idempotency_scope:${input.scope}`,
+        affected: 0,
+        reason: input.reason,
+        details: {
+          oldLockSeconds: before.lockSeconds,
+          newLockSeconds: scope.lockSeconds,
+          oldRetentionSeconds: before.retentionSeconds,
+          newRetentionSeconds: scope.retentionSeconds,
+        },
+      });
+      return { scope, created: inserted !== undefined, changed: true };
+    });
+  } catch (err) {
+    throw asStoreError(err);
+  }
+}

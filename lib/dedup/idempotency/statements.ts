@@ -1,0 +1,104 @@
+import type { RawStatement } from "@/db/raw";
+import { DEFAULT_LOCK_SECONDS, DEFAULT_RETENTION_SECONDS } from "@/db/schema/idempotency-scopes";
+
+// A key past expires_at behaves as absent. The verdict of a stored row, shared by both reads.
+const VERDICT = `case
+    when c.request_hash <> decode($3, 'hex') then 'mismatch'
+    when c.status = 'completed' then 'completed'
+    when c.locked_until > statement_timestamp() then 'in_progress'
+    else 'retry'
+  end`;
+
+const columns = (t: string) => `${t}.attempt, ${t}.locked_until, encode(${t}.request_hash, 'hex') as stored_hash,
+  ${t}.response_status, ${t}.response_body, ${t}.response_headers, ${t}.completed_at, ${t}.expires_at`;
+
+/**
+ * One statement per begin. `current` reads the committed key in the statement's
+ * snapshot: a completed key, a held lock or a different request is answered
+ * from it with nothing written or locked. Otherwise the upsert takes the key:
+ * it inserts, replaces an expired key, or takes over an expired lock for the same
+ * request; the row lock of ON CONFLICT lets exactly one concurrent caller do so.
+ * No row at all means a concurrent begin changed the key first: read it again.
+ */
+const BEGIN_SQL = `
+with settings as (
+  select coalesce(s.lock_seconds, ${DEFAULT_LOCK_SECONDS}) as lock_seconds,
+    coalesce(s.retention_seconds, ${DEFAULT_RETENTION_SECONDS}) as retention_seconds
+  from (select $1::text as id) wanted left join idempotency_scopes s on s.id = wanted.id
+),
+current as (
+  select * from idempotency_keys c
+  where c.scope = $1 and c.key = $2 and c.expires_at > statement_timestamp()
+),
+written as (
+  insert into idempotency_keys as k (scope, key, request_hash, status, attempt, locked_until, created_at, expires_at)
+  select $1, $2, decode($3, 'hex'), 'in_progress', 1,
+    statement_timestamp() + make_interval(secs => s.lock_seconds), statement_timestamp(),
+    statement_timestamp() + make_interval(secs => s.lock_seconds + s.retention_seconds)
+  from settings s
+  where not exists (
+    select 1 from current c
+    where c.status = 'completed' or c.request_hash <> decode($3, 'hex') or c.locked_until > statement_timestamp())
+  on conflict (scope, key) do update set
+    request_hash = excluded.request_hash, status = 'in_progress', attempt = k.attempt + 1,
+    locked_until = excluded.locked_until, created_at = excluded.created_at, expires_at = excluded.expires_at,
+    completed_at = null, response_status = null, response_body = null, response_headers = null
+  where k.expires_at <= excluded.created_at
+     or (k.status = 'in_progress' and k.locked_until <= excluded.created_at and k.request_hash = excluded.request_hash)
+  returning k.*
+)
+select 'started' as verdict, ${columns("w")} from written w
+union all
+select ${VERDICT} as verdict, ${columns("c")} from current c where not exists (select 1 from written)
+`;
+
+/** A fresh read of the key, after a begin lost a race. */
+const PEEK_SQL = `
+select ${VERDICT} as verdict, ${columns("c")}
+from idempotency_keys c
+where c.scope = $1 and c.key = $2 and c.expires_at > statement_timestamp()
+`;
+
+export interface KeyRow {
+  verdict: "started" | "mismatch" | "completed" | "in_progress" | "retry";
+  attempt: number;
+  locked_until: Date | string | null;
+  stored_hash: string;
+  response_status: number | null;
+  response_body: string | null;
+  response_headers: Record<string, string> | null;
+  completed_at: Date | string | null;
+  expires_at: Date | string;
+}
+
+export interface KeyRef {
+  scope: string;
+  key: string;
+  requestHash: string;
+}
+
+export function beginStatement(ref: KeyRef): RawStatement {
+  return { name: "weir_idempotency_begin_v1", text: BEGIN_SQL, values: [ref.scope, ref.key, ref.requestHash] };
+}
+
+export function peekStatement(ref: KeyRef): RawStatement {
+  return { name: "weir_idempotency_peek_v1", text: PEEK_SQL, values: [ref.scope, ref.key, ref.requestHash] };
+}
+
+/** The live state of a key, to explain why complete or release refused. */
+const STATE_SQL = `
+select status, attempt, encode(request_hash, 'hex') as stored_hash, completed_at, expires_at
+from idempotency_keys where scope = $1 and key = $2 and expires_at > statement_timestamp()
+`;
+
+export interface KeyState {
+  status: "in_progress" | "completed";
+  attempt: number;
+  stored_hash: string;
+  completed_at: Date | string | null;
+  expires_at: Date | string;
+}
+
+export function keyStateStatement(scope: string, key: string): RawStatement {
+  return { name: "weir_idempotency_state_v1", text: STATE_SQL, values: [scope, key] };
+}

@@ -1,0 +1,19 @@
+export interface StoredResponse {
+  status: number;
+  /** The body exactly as `complete` received it. */
+  body: string;
+  headers: Record<string, string>;
+}
+
+export interface IdempotencyKeyRef {
+  scope: string;
+  key: string;
+  /** Structural hash of the request, 64 lowercase hex digits. */
+  requestHash: string;
+}
+
+export type BeginResult =
+  | { outcome: "started"; attempt: number; lockedUntil: Date }
+  | { outcome: "in_progress"; attempt: number; lockedUntil: Date }
+  | { outcome: "completed"; response: StoredResponse; completedAt: Date }
+  | { outcome: "mismatch"; storedHash: string; requestHash: string };

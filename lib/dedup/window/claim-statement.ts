@@ -1,0 +1,63 @@
+import type { RawStatement } from "@/db/raw";
+
+/**
+ * One statement decides claims with distinct keys, against the database clock.
+ *
+ * - `input` reads each group's TTL (or the default) in the statement's snapshot.
+ * - `live` finds records still inside their window: those claims are duplicates
+ *   and nothing is written or locked for them.
+ * - Every other key goes through an upsert whose update fires only when the
+ *   committed record's window has expired (a late redelivery); the row lock of
+ *   ON CONFLICT makes concurrent claims of one key linearizable. A key that is in
+ *   neither set lost a race to a claim that committed first: a duplicate.
+ * - Rows are inserted in key order so concurrent batches lock in the same order.
+ */
+const CLAIM_SQL = `
+with input as (
+  select i.consumer_group, i.message_id, coalesce(g.ttl_seconds, $3::int) as ttl_seconds
+  from unnest($1::text[], $2::text[]) as i(consumer_group, message_id)
+  left join consumer_groups g on g.id = i.consumer_group
+),
+live as (
+  select r.consumer_group, r.message_id
+  from input i join window_records r on r.consumer_group = i.consumer_group and r.message_id = i.message_id
+  where r.claimed_at > statement_timestamp() - make_interval(secs => i.ttl_seconds)
+),
+written as (
+  insert into window_records as r (consumer_group, message_id, claimed_at)
+  select i.consumer_group, i.message_id, statement_timestamp()
+  from input i
+  where not exists (select 1 from live l where l.consumer_group = i.consumer_group and l.message_id = i.message_id)
+  order by i.consumer_group, i.message_id
+  on conflict (consumer_group, message_id) do update
+    set claimed_at = excluded.claimed_at, previous_claimed_at = r.claimed_at
+    where r.claimed_at <= excluded.claimed_at - make_interval(secs => coalesce(
+      (select g.ttl_seconds from consumer_groups g where g.id = r.consumer_group), $3::int))
+  returning r.consumer_group, r.message_id, r.claimed_at, r.previous_claimed_at
+)
+select i.consumer_group, i.message_id, i.ttl_seconds, w.message_id is not null as claimed,
+  round((extract(epoch from w.claimed_at - w.previous_claimed_at) - i.ttl_seconds)::numeric, 3)::float8 as late_by_seconds
+from input i
+left join written w on w.consumer_group = i.consumer_group and w.message_id = i.message_id
+`;
+
+export interface ClaimRow {
+  consumer_group: string;
+  message_id: string;
+  ttl_seconds: number;
+  claimed: boolean;
+  late_by_seconds: number | null;
+}
+
+export interface ClaimKey {
+  consumerGroup: string;
+  messageId: string;
+}
+
+export function claimStatement(items: readonly ClaimKey[], defaultTtlSeconds: number): RawStatement {
+  return {
+    name: "weir_window_claim_v1",
+    text: CLAIM_SQL,
+    values: [items.map((i) => i.consumerGroup), items.map((i) => i.messageId), defaultTtlSeconds],
+  };
+}

@@ -1,0 +1,69 @@
+import { runRaw } from "@/db/raw";
+import type { DbOrTx } from "@/db/types";
+import { asStoreError } from "@/db/unavailable";
+import { stats } from "@/lib/stats/recorder";
+import { claimStatement, type ClaimKey, type ClaimRow } from "./claim-statement";
+import { defaultTtlSeconds } from "./default-ttl";
+import { splitRounds } from "./rounds";
+
+export type ClaimDecision = "new" | "duplicate";
+
+export interface ClaimOutcome {
+  consumerGroup: string;
+  messageId: string;
+  decision: ClaimDecision;
+  /** The group's TTL the decision was made with. */
+  ttlSeconds: number;
+  /** Present when the record existed but its window had expired: the window did not hold. */
+  lateRedelivery?: { lateBySeconds: number };
+}
+
+const keyOf = (item: ClaimKey) => `${item.consumerGroup}\u0000${item.messageId}`;
+
+/** Claims one message for a consumer group: `new` once per window, `duplicate` inside it. */
+export async function claim(db: DbOrTx, item: ClaimKey): Promise<ClaimOutcome> {
+  const [outcome] = await claimMany(db, [item]);
+  return outcome!;
+}
+
+/**
+ * Claims a list in order, one statement per round of distinct keys. Runs on
+ * `db` as given, so inside a caller's transaction the claims commit or roll
+ * back with its business write (library mode).
+ */
+export async function claimMany(db: DbOrTx, items: readonly ClaimKey[]): Promise<ClaimOutcome[]> {
+  if (items.length === 0) return [];
+  const outcomes = new Array<ClaimOutcome>(items.length);
+  try {
+    const ttl = defaultTtlSeconds();
+    for (const round of splitRounds(items, keyOf)) {
+      const keys = round.map((index) => items[index]!);
+      const rows = await runRaw<ClaimRow>(db, claimStatement(keys, ttl));
+      const byKey = new Map(rows.map((row) => [`${row.consumer_group}\u0000${row.message_id}`, row]));
+      round.forEach((index, position) => {
+        const row = byKey.get(keyOf(keys[position]!));
+        if (!row) throw new Error(`claim statement returned no row for item ${index}`);
+        outcomes[index] = toOutcome(row);
+      });
+    }
+  } catch (err) {
+    for (const item of items) stats.record("group", item.consumerGroup, "error");
+    throw asStoreError(err);
+  }
+  for (const outcome of outcomes) {
+    stats.record("group", outcome.consumerGroup, outcome.decision);
+    if (outcome.lateRedelivery) stats.record("group", outcome.consumerGroup, "late");
+  }
+  return outcomes;
+}
+
+function toOutcome(row: ClaimRow): ClaimOutcome {
+  const outcome: ClaimOutcome = {
+    consumerGroup: row.consumer_group,
+    messageId: row.message_id,
+    decision: row.claimed ? "new" : "duplicate",
+    ttlSeconds: Number(row.ttl_seconds),
+  };
+  if (row.claimed && row.late_by_seconds !== null) outcome.lateRedelivery = { lateBySeconds: Number(row.late_by_seconds) };
+  return outcome;
+}

@@ -1,0 +1,142 @@
+import { runRaw } from "@/db/raw";
+import type { DbOrTx } from "@/db/types";
+import { asStoreError } from "@/db/unavailable";
+import { deleteExpiredKeys, idempotencyCleanupLag } from "@/lib/dedup/idempotency/cleanup";
+import { deleteExpiredStatement, groupsToCleanStatement, windowLagStatement } from "./cleanup-statements";
+import { defaultTtlSeconds } from "./default-ttl";
+
+export const DEFAULT_CLEANUP_BATCH_SIZE = 5000;
+
+export interface CleanupOptions {
+  /** Rows per delete statement (default 5000): each statement holds its row locks only briefly. */
+  batchSize?: number;
+  /** Stop after this many statements; the next pass continues where this one stopped. */
+  maxBatches?: number;
+}
+
+export interface CleanupResult {
+  windowRecordsRemoved: number;
+  idempotencyKeysRemoved: number;
+  removed: number;
+  batches: number;
+  /** False when `maxBatches` stopped the pass before everything expired was gone. */
+  complete: boolean;
+  durationMs: number;
+}
+
+export interface CleanupLag {
+  /** The larger of the two lags below. */
+  seconds: number;
+  /** How long the oldest window record past its window and grace period has been waiting. */
+  windowSeconds: number;
+  /** How long the oldest expired idempotency key has been waiting. */
+  idempotencySeconds: number;
+}
+
+/**
+ * One cleanup pass: expired window records past their grace period, group by
+ * group, then expired idempotency keys, each in bounded autocommit batches.
+ * Safe to run concurrently with claims, with itself and to re-run.
+ */
+export async function runCleanup(db: DbOrTx, options: CleanupOptions = {}): Promise<CleanupResult> {
+  const started = performance.now();
+  const batchSize = options.batchSize ?? DEFAULT_CLEANUP_BATCH_SIZE;
+  const maxBatches = options.maxBatches ?? Number.POSITIVE_INFINITY;
+  let batches = 0;
+  let windowRecordsRemoved = 0;
+  let idempotencyKeysRemoved = 0;
+  let complete = true;
+  try {
+    const ttl = defaultTtlSeconds();
+    const groups = await runRaw<{ consumer_group: string }>(db, groupsToCleanStatement(ttl));
+    groups: for (const { consumer_group: group } of groups) {
+      for (;;) {
+        if (batches >= maxBatches) {
+          complete = false;
+          break groups;
+        }
+        batches++;
+        const [row] = await runRaw<{ removed: number }>(db, deleteExpiredStatement(group, ttl, batchSize));
+        const removed = Number(row?.removed ?? 0);
+        windowRecordsRemoved += removed;
+        if (removed < batchSize) break;
+      }
+    }
+    while (complete) {
+      if (batches >= maxBatches) {
+        complete = false;
+        break;
+      }
+      batches++;
+      const removed = await deleteExpiredKeys(db, batchSize);
+      idempotencyKeysRemoved += removed;
+      if (removed < batchSize) break;
+    }
+  } catch (err) {
+    throw asStoreError(err);
+  }
+  return {
+    windowRecordsRemoved,
+    idempotencyKeysRemoved,
+    removed: windowRecordsRemoved + idempotencyKeysRemoved,
+    batches,
+    complete,
+    durationMs: Math.round(performance.now() - started),
+  };
+}
+
+/** How far cleanup is behind: 0 when nothing removable is left. */
+export async function cleanupLag(db: DbOrTx): Promise<CleanupLag> {
+  try {
+    const [row] = await runRaw<{ lag_seconds: number }>(db, windowLagStatement(defaultTtlSeconds()));
+    const windowSeconds = round(Math.max(0, Number(row?.lag_seconds ?? 0)));
+    const idempotencySeconds = round(await idempotencyCleanupLag(db));
+    return { seconds: Math.max(windowSeconds, idempotencySeconds), windowSeconds, idempotencySeconds };
+  } catch (err) {
+    throw asStoreError(err);
+  }
+}
+
+const round = (seconds: number) => Math.round(seconds * 1000) / 1000;
+
+export interface CleanupSchedule {
+  /** Stops the timer and waits for a pass in flight. */
+  stop(): Promise<void>;
+}
+
+/**
+ * Runs a cleanup pass every `intervalMs`, the next one only after the previous
+ * finished (no overlap). The timer does not keep the process alive.
+ */
+export function startCleanupSchedule(
+  getDb: () => Promise<DbOrTx>,
+  intervalMs = 60_000,
+  options: CleanupOptions & { onPass?: (result: CleanupResult) => void } = {},
+): CleanupSchedule {
+  let stopped = false;
+  let timer: NodeJS.Timeout | undefined;
+  let inFlight: Promise<void> | undefined;
+  const tick = () => {
+    inFlight = getDb()
+      .then((db) => runCleanup(db, options))
+      .then((result) => options.onPass?.(result))
+      .catch((err: Error) => console.error(`[weir] cleanup pass failed, will retry: ${err.message}`))
+      .finally(() => {
+        inFlight = undefined;
+        schedule();
+      });
+  };
+  const schedule = () => {
+    if (stopped) return;
+    timer = setTimeout(tick, intervalMs);
+    timer.unref();
+  };
+  schedule();
+  return {
+    async stop() {
+      stopped = true;
+      clearTimeout(timer);
+      await inFlight;
+    },
+  };
+}

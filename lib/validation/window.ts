@@ -1,0 +1,140 @@
+import { z } from "zod";
+import { MAX_WINDOW_SECONDS } from "@/db/schema/consumer-groups";
+import { messageIdSchema } from "./common";
+
+export const MAX_CLAIM_BATCH_ITEMS = 1000;
+
+export const consumerGroupIdSchema = z
+  .string()
+  .regex(/^[A-Za-z0-9][A-Za-z0-9._:-]{0,127}$/, "1-128 characters: letters, digits, '.', '_', ':' or '-', starting with a letter or digit")
+  .describe("Consumer group id");
+
+export const ttlSecondsSchema = z
+  .number()
+  .int()
+  .min(1, "must be at least 1 second")
+  .max(MAX_WINDOW_SECONDS, "must be at most 365 days (31536000 seconds)")
+  .describe("Claim window in seconds");
+
+export const graceSecondsSchema = z
+  .number()
+  .int()
+  .min(0)
+  .max(MAX_WINDOW_SECONDS, "must be at most 365 days (31536000 seconds)")
+  .nullable()
+  .describe("How long expired records are kept to detect late redeliveries; null means one TTL");
+
+export const reasonSchema = z.string().trim().min(1, "must say why").max(1000).describe("Why, for the audit log");
+
+const isoDate = z.string().describe("ISO 8601");
+
+export const claimRequestSchema = z.object({
+  consumerGroup: consumerGroupIdSchema,
+  messageId: messageIdSchema,
+});
+
+export const claimBatchRequestSchema = z.object({
+  items: z.array(claimRequestSchema).min(1).max(MAX_CLAIM_BATCH_ITEMS),
+});
+
+export const claimResponseSchema = z.object({
+  consumerGroup: consumerGroupIdSchema,
+  messageId: messageIdSchema,
+  decision: z.enum(["new", "duplicate"]),
+  ttlSeconds: z.number().int().describe("The group's TTL the decision was made with"),
+  lateRedelivery: z
+    .object({ lateBySeconds: z.number().describe("How long after the window expired the message came back") })
+    .optional()
+    .describe("Present when the record existed but its window had expired"),
+});
+
+export const claimBatchResponseSchema = z.object({
+  results: z.array(claimResponseSchema).describe("In the order of the request's items"),
+});
+
+export const putConsumerGroupSchema = z.object({
+  ttlSeconds: ttlSecondsSchema,
+  graceSeconds: graceSecondsSchema.optional().describe("Omitted: keep the current grace period (one TTL for a new group)"),
+  reason: reasonSchema,
+});
+export type PutConsumerGroupInput = z.input<typeof putConsumerGroupSchema>;
+
+export const consumerGroupSchema = z.object({
+  id: consumerGroupIdSchema,
+  ttlSeconds: z.number().int(),
+  graceSeconds: z.number().int().nullable(),
+  effectiveGraceSeconds: z.number().int().describe("The grace period applied: graceSeconds, or one TTL"),
+  createdAt: isoDate,
+  updatedAt: isoDate,
+});
+
+export const ttlChangeSchema = z.object({
+  id: z.number().int(),
+  consumerGroup: consumerGroupIdSchema,
+  oldTtlSeconds: z.number().int(),
+  newTtlSeconds: z.number().int(),
+  oldGraceSeconds: z.number().int().nullable(),
+  newGraceSeconds: z.number().int().nullable(),
+  created: z.boolean(),
+  actor: z.string(),
+  reason: z.string().nullable(),
+  at: isoDate,
+  expiredAtOnce: z.number().int(),
+  revived: z.number().int(),
+});
+
+export const putConsumerGroupResponseSchema = z.object({
+  group: consumerGroupSchema,
+  created: z.boolean(),
+  change: ttlChangeSchema.nullable().describe("The history row written; null when nothing changed"),
+});
+
+export const consumerGroupListSchema = z.object({
+  defaultTtlSeconds: z.number().int().describe("TTL of groups that have no settings"),
+  groups: z.array(consumerGroupSchema),
+});
+
+export const ttlPreviewRequestSchema = z.object({ ttlSeconds: ttlSecondsSchema });
+
+export const ttlPreviewResponseSchema = z.object({
+  consumerGroup: consumerGroupIdSchema,
+  configured: z.boolean().describe("False when the group runs on the default TTL"),
+  currentTtlSeconds: z.number().int(),
+  newTtlSeconds: z.number().int(),
+  liveNow: z.number().int(),
+  liveAfter: z.number().int(),
+  expireAtOnce: z.number().int().describe("Shortening: live records the new TTL expires at once"),
+  liveOn: z.number().int().describe("Lengthening: live records whose window the new TTL extends"),
+  revived: z.number().int().describe("Lengthening: stored expired records brought back inside the window"),
+});
+
+export const ttlChangesQuerySchema = z.object({
+  limit: z.coerce.number().int().min(1).max(500).default(50),
+  before: z.coerce.number().int().min(1).optional().describe("Page back: only changes with a smaller id"),
+});
+
+export const ttlChangesResponseSchema = z.object({
+  changes: z.array(ttlChangeSchema).describe("Newest first"),
+  nextBefore: z.number().int().nullable().describe("Pass as `before` for the next page; null on the last page"),
+});
+
+export const cleanupRequestSchema = z.object({
+  batchSize: z.number().int().min(1).max(50_000).optional().describe("Rows per delete statement (default 5000)"),
+  maxBatches: z.number().int().min(1).max(100_000).optional().describe("Statements in this pass (default 200)"),
+});
+
+export const cleanupLagSchema = z.object({
+  seconds: z.number(),
+  windowSeconds: z.number(),
+  idempotencySeconds: z.number(),
+});
+
+export const cleanupResponseSchema = z.object({
+  windowRecordsRemoved: z.number().int(),
+  idempotencyKeysRemoved: z.number().int(),
+  removed: z.number().int(),
+  batches: z.number().int(),
+  complete: z.boolean().describe("False when the pass stopped at maxBatches; run it again"),
+  durationMs: z.number().int(),
+  lag: cleanupLagSchema.describe("Seconds the oldest removable record has been waiting, after this pass"),
+});
