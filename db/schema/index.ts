@@ -8,3 +8,6 @@ export * from "./window-records";
 export * from "./ttl-changes";
 export * from "./idempotency-scopes";
 export * from "./idempotency-keys";
+export * from "./reset-batches";
+export * from "./reset-rows";
+export * from "./stats-hour";

@@ -1,0 +1,113 @@
+import type { Metadata } from "next";
+import Form from "next/form";
+import Link from "next/link";
+import { EmptyState } from "@/components/ui/empty-state";
+import { Field } from "@/components/ui/field";
+import { hrefWith, Pager } from "@/components/ui/pager";
+import { PageHeader } from "@/components/ui/page-header";
+import { StoreUnavailableNotice } from "@/components/ui/store-unavailable";
+import { requireConsoleActor } from "@/lib/auth/console-actor";
+import { loadAuditPage } from "@/lib/audit/list";
+import { formatCount, formatInstant, toInputInstant } from "@/lib/console/format";
+import { withStore } from "@/lib/console/store";
+import type { SearchParams } from "@/lib/validation/console-common";
+
+export const dynamic = "force-dynamic";
+export const metadata: Metadata = { title: "Audit log" };
+
+export default async function AuditPage({ searchParams }: { searchParams: Promise<SearchParams> }) {
+  await requireConsoleActor("viewer");
+  const params = await searchParams;
+  const loaded = await withStore((db) => loadAuditPage(db, params));
+  if (!loaded.ok) return <StoreUnavailableNotice />;
+  const { filters, fieldErrors, actions, entries, nextCursor } = loaded.data;
+  const base = {
+    action: filters?.action,
+    actor: filters?.actor,
+    target: filters?.target,
+    from: filters?.from?.toISOString(),
+    to: filters?.to?.toISOString(),
+  };
+  return (
+    <>
+      <PageHeader
+        title="Audit log"
+        description="Every operator action: who, when, what, how many rows and why. Newest first."
+        actions={
+          <a className="button" href={hrefWith("/audit/export", base)} download data-testid="export-csv">
+            Export CSV
+          </a>
+        }
+      />
+      <Form action="/audit" className="panel filters" aria-label="Audit filters">
+        <Field label="Action" errors={fieldErrors.action}>
+          <select name="action" defaultValue={filters?.action ?? ""}>
+            <option value="">any</option>
+            {actions.map((a) => (
+              <option key={a}>{a}</option>
+            ))}
+          </select>
+        </Field>
+        <Field label="Actor" errors={fieldErrors.actor}>
+          <input name="actor" defaultValue={filters?.actor ?? ""} placeholder="ops@example.com" />
+        </Field>
+        <Field label="Target starts with" errors={fieldErrors.target}>
+          <input name="target" defaultValue={filters?.target ?? ""} placeholder="service:adapter-2" />
+        </Field>
+        <Field label="From (UTC)" errors={fieldErrors.from}>
+          <input type="datetime-local" name="from" defaultValue={toInputInstant(filters?.from)} />
+        </Field>
+        <Field label="Before (UTC)" errors={fieldErrors.to}>
+          <input type="datetime-local" name="to" defaultValue={toInputInstant(filters?.to)} />
+        </Field>
+        <div className="actions">
+          <button type="submit" className="primary">
+            Filter
+          </button>
+          <Link href="/audit">Clear</Link>
+        </div>
+      </Form>
+      {entries.length === 0 ? (
+        <EmptyState title="No audit entries match." />
+      ) : (
+        <div className="table-wrap">
+          <table data-testid="audit">
+            <thead>
+              <tr>
+                <th>When</th>
+                <th>Actor</th>
+                <th>Action</th>
+                <th>Target</th>
+                <th className="num">Rows</th>
+                <th>Reason</th>
+                <th>Details</th>
+              </tr>
+            </thead>
+            <tbody>
+              {entries.map((e) => (
+                <tr key={e.id}>
+                  <td className="small">{formatInstant(e.at)}</td>
+                  <td className="small">
+                    {e.actor} <span className="muted">({e.actorRole})</span>
+                  </td>
+                  <td>
+                    <code>{e.action}</code>
+                  </td>
+                  <td className="break">
+                    <code>{e.target}</code>
+                  </td>
+                  <td className="num">{formatCount(e.affected)}</td>
+                  <td className="small break">{e.reason ?? ""}</td>
+                  <td className="small break">
+                    <code>{e.details}</code>
+                  </td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        </div>
+      )}
+      <Pager isFirst={!params.before} firstHref={hrefWith("/audit", base)} nextHref={nextCursor ? hrefWith("/audit", { ...base, before: nextCursor }) : null} />
+    </>
+  );
+}

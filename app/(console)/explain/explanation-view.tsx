@@ -1,0 +1,52 @@
+import { Badge } from "@/components/ui/badge";
+import { DiffTable } from "@/components/ui/diff-table";
+import type { Explanation } from "@/lib/console/explain";
+import { formatInstant } from "@/lib/console/format";
+
+const WHY = {
+  new: "No state is stored for this key: check would store this hash as version 1.",
+  duplicate: "The stored hash equals this payload's hash: check would answer duplicate and write nothing.",
+  changed: "The stored hash differs: check would store this hash as the next version.",
+};
+
+export function ExplanationView({ explanation: e }: { explanation: Explanation }) {
+  return (
+    <section className="panel" data-testid="explanation">
+      <h2>
+        check would answer <Badge tone={e.decision} /> <span className="muted small">(version {e.version})</span>
+      </h2>
+      <p>{WHY[e.decision]}</p>
+      <div className="grid-2">
+        <div>
+          <h3>This payload</h3>
+          <p className="small">
+            Hash <code className="break" data-testid="explain-hash">{e.hash}</code>
+          </p>
+          <p className="small">
+            Ignored paths stripped: {e.ignoredPresent.length ? <code>{e.ignoredPresent.join(", ")}</code> : <span className="muted">none present</span>}
+            {e.ignoredPaths.length ? <span className="muted"> (service ignores {e.ignoredPaths.join(", ")})</span> : null}
+          </p>
+        </div>
+        <div>
+          <h3>Stored state</h3>
+          {e.stored ? (
+            <p className="small">
+              Version {e.stored.version}, hash <code className="break">{e.stored.hash}</code>, first seen {formatInstant(e.stored.firstSeen)}, last
+              change {formatInstant(e.stored.lastChanged)}
+            </p>
+          ) : (
+            <p className="small muted">No state for this key.</p>
+          )}
+        </div>
+      </div>
+      <h3>Canonical form (what is hashed)</h3>
+      <pre className="payload" data-testid="canonical">{e.canonical}</pre>
+      {e.diff ? (
+        <>
+          <h3>Differences from the newest kept payload (v{e.diff.version})</h3>
+          <DiffTable entries={e.diff.entries} />
+        </>
+      ) : null}
+    </section>
+  );
+}

@@ -1,0 +1,85 @@
+import type { Metadata } from "next";
+import Link from "next/link";
+import { after } from "next/server";
+import { DecisionsChart } from "@/components/charts/decisions-chart";
+import { hrefWith } from "@/components/ui/pager";
+import { PageHeader } from "@/components/ui/page-header";
+import { StoreUnavailableNotice } from "@/components/ui/store-unavailable";
+import { requireConsoleActor } from "@/lib/auth/console-actor";
+import { formatCount, formatPercent } from "@/lib/console/format";
+import { loadOverview, maintainStatsRollup, TOP_NOW_MINUTES } from "@/lib/console/overview";
+import { parseRange, RANGES } from "@/lib/console/ranges";
+import { withStore } from "@/lib/console/store";
+import { param, type SearchParams } from "@/lib/validation/console-common";
+import { RangeTabs } from "./_components/range-tabs";
+import { SpikeList } from "./_components/spike-list";
+import { SubjectTable } from "./_components/subject-table";
+
+export const dynamic = "force-dynamic";
+export const metadata: Metadata = { title: "Overview" };
+
+export default async function OverviewPage({ searchParams }: { searchParams: Promise<SearchParams> }) {
+  await requireConsoleActor("viewer");
+  const params = await searchParams;
+  const range = parseRange(param(params.range));
+  const kind = param(params.kind) === "group" ? "group" : "service";
+  const rawSubject = param(params.subject);
+  const subject = typeof rawSubject === "string" && rawSubject.length <= 128 ? rawSubject : undefined;
+  after(maintainStatsRollup);
+  const loaded = await withStore((db) => loadOverview(db, { range, kind, subject }));
+  if (!loaded.ok) return <StoreUnavailableNotice />;
+  const data = loaded.data;
+  const total = data.series.reduce((sum, p) => sum + p.checks, 0);
+  const duplicates = data.series.reduce((sum, p) => sum + p.duplicates, 0);
+  const chartTitle = subject ? `${kind === "group" ? "Consumer group" : "Service"} ${subject}` : kind === "group" ? "All consumer groups" : "All services";
+  return (
+    <>
+      <PageHeader
+        title="Overview"
+        description={`Decisions from the per-minute stats rollup, ${RANGES[range].label.toLowerCase()}. Times in UTC.`}
+        actions={<RangeTabs current={range} kind={kind} subject={subject ?? null} />}
+      />
+      <section className="panel" aria-labelledby="chart-title">
+        <div className="page-header">
+          <h2 id="chart-title">{chartTitle}</h2>
+          <nav className="tabs" aria-label="Chart subject">
+            <Link href={hrefWith("/", { range, kind: "service" })} aria-current={!subject && kind === "service" ? "page" : undefined}>
+              All services
+            </Link>
+            <Link href={hrefWith("/", { range, kind: "group" })} aria-current={!subject && kind === "group" ? "page" : undefined}>
+              All groups
+            </Link>
+          </nav>
+        </div>
+        <p className="small muted">
+          {formatCount(total)} checks, {formatPercent(duplicates, total)} duplicates; one bar per {data.stepSeconds / 60} min.
+        </p>
+        <DecisionsChart points={data.series} stepSeconds={data.stepSeconds} />
+        <SpikeList points={data.series} stepSeconds={data.stepSeconds} threshold={data.spikeThreshold} />
+      </section>
+      <section className="panel">
+        <h2>Most duplicates now (last {TOP_NOW_MINUTES} min)</h2>
+        {data.topNow.length === 0 ? (
+          <p className="muted small">No duplicates in the last {TOP_NOW_MINUTES} minutes.</p>
+        ) : (
+          <ol data-testid="top-now">
+            {data.topNow.map((row) => (
+              <li key={row.subject}>
+                <Link href={hrefWith("/", { range, kind: "service", subject: row.subject })}>{row.subject}</Link>:{" "}
+                {formatCount(row.duplicates)} duplicate{row.duplicates === 1 ? "" : "s"} of {formatCount(row.checks)} checks ({formatPercent(row.duplicates, row.checks)})
+              </li>
+            ))}
+          </ol>
+        )}
+      </section>
+      <section className="panel">
+        <h2>Services</h2>
+        <SubjectTable kind="service" rows={data.services} range={range} selected={kind === "service" ? (subject ?? null) : null} detailHref={(id) => `/services/${id}`} />
+      </section>
+      <section className="panel">
+        <h2>Consumer groups</h2>
+        <SubjectTable kind="group" rows={data.groups} range={range} selected={kind === "group" ? (subject ?? null) : null} detailHref={(id) => `/groups/${id}`} />
+      </section>
+    </>
+  );
+}

@@ -1,0 +1,49 @@
+import type { Metadata } from "next";
+import { PageHeader } from "@/components/ui/page-header";
+import { StoreUnavailableNotice } from "@/components/ui/store-unavailable";
+import { requireConsoleActor } from "@/lib/auth/console-actor";
+import { canOperate } from "@/lib/console/authorise";
+import { loadResetPage } from "@/lib/console/reset-page";
+import { withStore } from "@/lib/console/store";
+import { CONFIRM_THRESHOLD } from "@/lib/reset/constants";
+import { param, type SearchParams } from "@/lib/validation/console-common";
+import { ResetList } from "./_components/reset-list";
+import { ResetClient, type ResetPrefill } from "./reset-client";
+
+export const dynamic = "force-dynamic";
+export const metadata: Metadata = { title: "Reset" };
+
+const text = (value: unknown) => (typeof param(value) === "string" ? String(param(value)).slice(0, 512) : "");
+
+export default async function ResetPage({ searchParams }: { searchParams: Promise<SearchParams> }) {
+  const actor = await requireConsoleActor("viewer");
+  const query = await searchParams;
+  const loaded = await withStore((db) => loadResetPage(db));
+  if (!loaded.ok) return <StoreUnavailableNotice />;
+  const prefill: ResetPrefill = {
+    kind: text(query.kind) === "window" ? "window" : "last_seen",
+    subject: text(query.subject),
+    mode: (["key", "list", "filter"] as const).find((m) => m === text(query.mode)) ?? "key",
+    messageId: text(query.messageId),
+    prefix: text(query.prefix),
+    from: text(query.from).slice(0, 16),
+    to: text(query.to).slice(0, 16),
+  };
+  return (
+    <>
+      <PageHeader
+        title="Reset (replay preparation)"
+        description={`Forget last-seen keys or window records so that replayed events are processed again. Every reset is previewed, needs a reason, is typed-confirmed above ${CONFIRM_THRESHOLD} rows, audited, and can be undone for ${loaded.data.retentionDays} days.`}
+      />
+      {canOperate(actor) ? (
+        <ResetClient prefill={prefill} services={loaded.data.services} groups={loaded.data.groups} />
+      ) : (
+        <p className="panel muted">Resetting needs the operator role; you can follow resets below.</p>
+      )}
+      <section className="panel">
+        <h2>Recent resets</h2>
+        <ResetList resets={loaded.data.resets} />
+      </section>
+    </>
+  );
+}

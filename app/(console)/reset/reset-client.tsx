@@ -1,0 +1,76 @@
+"use client";
+import { useMutation } from "@tanstack/react-query";
+import { useRouter } from "next/navigation";
+import { useState, type FormEvent } from "react";
+import { Field } from "@/components/ui/field";
+import { FailureMessage } from "@/components/ui/failure-message";
+import { previewResetAction, startResetAction } from "@/lib/actions/reset";
+import { useFollowFailure } from "@/lib/console/client-failure";
+import { PreviewPanel } from "./_components/preview-panel";
+import { SelectionFields, type SelectionState } from "./_components/selection-fields";
+
+export type ResetPrefill = Omit<SelectionState, "messageIds">;
+
+/** Preview -> reason (and typed confirmation above the threshold) -> start; then the reset's own page shows progress. */
+export function ResetClient({ prefill, services, groups }: { prefill: ResetPrefill; services: string[]; groups: string[] }) {
+  const followFailure = useFollowFailure();
+  const router = useRouter();
+  const [selection, setSelection] = useState<SelectionState>({ ...prefill, messageIds: "" });
+  const [reason, setReason] = useState("");
+  const [confirmation, setConfirmation] = useState("");
+  const preview = useMutation({ mutationFn: previewResetAction });
+  const start = useMutation({
+    mutationFn: startResetAction,
+    onSuccess: (result) => {
+      if (result.ok) router.push(`/reset/${result.data.id}`);
+      else followFailure(result);
+    },
+  });
+  const changeSelection = (next: SelectionState) => {
+    setSelection(next);
+    preview.reset();
+    setConfirmation("");
+  };
+  const previewed = preview.data?.ok ? preview.data.data : null;
+  const failure = (start.data && !start.data.ok ? start.data : null) ?? (preview.data && !preview.data.ok ? preview.data : null);
+  const confirmed = !previewed?.confirmWord || confirmation.trim() === previewed.confirmWord;
+  const canStart = previewed !== null && previewed.count > 0 && reason.trim().length > 0 && confirmed && !start.isPending;
+  const onPreview = (event: FormEvent) => {
+    event.preventDefault();
+    start.reset();
+    preview.mutate(selection, { onSuccess: (result) => (result.ok ? undefined : followFailure(result)) });
+  };
+  return (
+    <form className="panel" onSubmit={onPreview} aria-label="Reset">
+      <h2>New reset</h2>
+      <SelectionFields value={selection} onChange={changeSelection} errors={failure?.fieldErrors ?? {}} services={services} groups={groups} />
+      <div className="actions" style={{ marginTop: "0.75rem" }}>
+        <button type="submit" disabled={preview.isPending}>
+          {preview.isPending ? "Counting…" : "Preview (dry run)"}
+        </button>
+      </div>
+      {previewed ? <PreviewPanel preview={previewed} kind={selection.kind} /> : null}
+      {previewed && previewed.count > 0 ? (
+        <div className="filters">
+          <Field label="Reason (for the audit log)" errors={failure?.fieldErrors?.reason}>
+            <input name="reason" value={reason} onChange={(e) => setReason(e.target.value)} size={48} required />
+          </Field>
+          {previewed.confirmWord ? (
+            <Field label={`Type "${previewed.confirmWord}" to confirm`} errors={failure?.fieldErrors?.confirmation}>
+              <input name="confirmation" value={confirmation} onChange={(e) => setConfirmation(e.target.value)} autoComplete="off" />
+            </Field>
+          ) : null}
+          <button
+            type="button"
+            className="danger"
+            disabled={!canStart}
+            onClick={() => start.mutate({ selection, reason, confirmation: confirmation || undefined })}
+          >
+            {start.isPending ? "Starting…" : `Reset ${previewed.count} rows`}
+          </button>
+        </div>
+      ) : null}
+      <FailureMessage failure={failure} />
+    </form>
+  );
+}

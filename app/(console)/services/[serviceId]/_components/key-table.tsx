@@ -1,0 +1,45 @@
+import Link from "next/link";
+import { EmptyState } from "@/components/ui/empty-state";
+import { hrefWith } from "@/components/ui/pager";
+import { formatInstant } from "@/lib/console/format";
+import type { KeyBrowserRow } from "@/lib/console/key-browser";
+
+export function KeyTable({ serviceId, rows, filtered }: { serviceId: string; rows: KeyBrowserRow[]; filtered: boolean }) {
+  if (rows.length === 0) {
+    return (
+      <EmptyState title={filtered ? "No keys match these filters." : "This service has no keys yet."}>
+        {filtered ? "Widen the time range or shorten the prefix." : "Keys appear with the first check for this service."}
+      </EmptyState>
+    );
+  }
+  return (
+    <div className="table-wrap">
+      <table data-testid="keys">
+        <thead>
+          <tr>
+            <th>Message id</th>
+            <th className="num">Version</th>
+            <th>Last change</th>
+            <th>First seen</th>
+            <th>Hash</th>
+          </tr>
+        </thead>
+        <tbody>
+          {rows.map((row) => (
+            <tr key={row.messageId}>
+              <td className="break">
+                <Link href={hrefWith(`/services/${serviceId}/key`, { id: row.messageId })}>{row.messageId}</Link>
+              </td>
+              <td className="num">{row.version}</td>
+              <td>{formatInstant(row.lastChanged)}</td>
+              <td>{formatInstant(row.firstSeen)}</td>
+              <td>
+                <code title={row.hash}>{row.hash.slice(0, 12)}…</code>
+              </td>
+            </tr>
+          ))}
+        </tbody>
+      </table>
+    </div>
+  );
+}

@@ -1,0 +1,114 @@
+import type { Metadata } from "next";
+import Link from "next/link";
+import { notFound } from "next/navigation";
+import { DiffTable } from "@/components/ui/diff-table";
+import { hrefWith } from "@/components/ui/pager";
+import { PageHeader } from "@/components/ui/page-header";
+import { StoreUnavailableNotice } from "@/components/ui/store-unavailable";
+import { requireConsoleActor } from "@/lib/auth/console-actor";
+import { canOperate } from "@/lib/console/authorise";
+import { formatInstant } from "@/lib/console/format";
+import { loadKeyDetail } from "@/lib/console/key-detail";
+import { withStore } from "@/lib/console/store";
+import { param, type SearchParams } from "@/lib/validation/console-common";
+import { keyRefSchema } from "@/lib/validation/console-keys";
+import { DiffPicker } from "./_components/diff-picker";
+import { VersionList } from "./_components/version-list";
+
+export const dynamic = "force-dynamic";
+export const metadata: Metadata = { title: "Key" };
+
+const versionParam = (value: unknown) => {
+  const n = Number(param(value));
+  return Number.isSafeInteger(n) && n > 0 ? n : undefined;
+};
+
+export default async function KeyDetailPage({
+  params,
+  searchParams,
+}: {
+  params: Promise<{ serviceId: string }>;
+  searchParams: Promise<SearchParams>;
+}) {
+  const actor = await requireConsoleActor("viewer");
+  const query = await searchParams;
+  const ref = keyRefSchema.safeParse({ serviceId: (await params).serviceId, messageId: query.id });
+  if (!ref.success) notFound();
+  const { serviceId, messageId } = ref.data;
+  const compare = { from: versionParam(query.from), to: versionParam(query.to) };
+  const loaded = await withStore((db) => loadKeyDetail(db, serviceId, messageId, compare));
+  if (!loaded.ok) return <StoreUnavailableNotice />;
+  if (!loaded.data) notFound();
+  const { service, state, versions, diff } = loaded.data;
+  return (
+    <>
+      <PageHeader
+        title={<span className="break">{state.messageId}</span>}
+        description={
+          <>
+            Key of <Link href={`/services/${service.id}`}>{service.displayName}</Link> <code>{service.id}</code>
+          </>
+        }
+        actions={
+          <>
+            <Link className="button" href={hrefWith("/explain", { service: service.id, message: state.messageId })}>
+              Explain a payload
+            </Link>
+            {canOperate(actor) ? (
+              <Link className="button" href={hrefWith("/reset", { kind: "last_seen", subject: service.id, mode: "key", messageId: state.messageId })}>
+                Reset this key…
+              </Link>
+            ) : null}
+          </>
+        }
+      />
+      <div className="stats" data-testid="key-state">
+        <div className="stat">
+          <div className="label">Version</div>
+          <div className="value">{state.version}</div>
+        </div>
+        <div className="stat">
+          <div className="label">First seen</div>
+          <div className="value small">{formatInstant(state.firstSeen)}</div>
+        </div>
+        <div className="stat">
+          <div className="label">Last change</div>
+          <div className="value small">{formatInstant(state.lastChanged)}</div>
+        </div>
+        <div className="stat">
+          <div className="label">Current hash</div>
+          <div className="value small mono">{state.hash}</div>
+        </div>
+      </div>
+      <section className="panel" style={{ marginTop: "1rem" }}>
+        <h2>Ignored paths</h2>
+        {service.ignoredPaths.length === 0 ? (
+          <p className="muted small">None: every field of the payload counts towards the hash.</p>
+        ) : (
+          <p className="small">
+            Stripped before hashing (current settings): <code>{service.ignoredPaths.join(", ")}</code>. Each version below says which of them it
+            contained; changes under them show as “ignored path” in the diff.
+          </p>
+        )}
+      </section>
+      <section className="panel">
+        <h2>Diff between versions</h2>
+        {diff === null ? (
+          <p className="muted small">At least two kept payload versions are needed for a diff.</p>
+        ) : (
+          <>
+            <DiffPicker serviceId={service.id} messageId={state.messageId} versions={versions} from={diff.from} to={diff.to} />
+            <h3>
+              v{diff.from} → v{diff.to}
+            </h3>
+            {"error" in diff ? <p className="form-error">{diff.error}</p> : <DiffTable entries={diff.entries} />}
+          </>
+        )}
+      </section>
+      <section className="panel">
+        <h2>Stored payload versions</h2>
+        <VersionList versions={versions} historyDepth={service.historyDepth} />
+      </section>
+    </>
+  );
+}

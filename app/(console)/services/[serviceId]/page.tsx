@@ -1,0 +1,70 @@
+import type { Metadata } from "next";
+import Link from "next/link";
+import { notFound } from "next/navigation";
+import { hrefWith, Pager } from "@/components/ui/pager";
+import { PageHeader } from "@/components/ui/page-header";
+import { StoreUnavailableNotice } from "@/components/ui/store-unavailable";
+import { requireConsoleActor } from "@/lib/auth/console-actor";
+import { canOperate } from "@/lib/console/authorise";
+import { loadKeyBrowser } from "@/lib/console/key-browser";
+import { withStore } from "@/lib/console/store";
+import type { SearchParams } from "@/lib/validation/console-common";
+import { serviceIdSchema } from "@/lib/validation/common";
+import { KeyFilters } from "./_components/key-filters";
+import { KeyTable } from "./_components/key-table";
+
+export const dynamic = "force-dynamic";
+export const metadata: Metadata = { title: "Keys" };
+
+export default async function KeyBrowserPage({
+  params,
+  searchParams,
+}: {
+  params: Promise<{ serviceId: string }>;
+  searchParams: Promise<SearchParams>;
+}) {
+  const actor = await requireConsoleActor("viewer");
+  const serviceId = serviceIdSchema.safeParse((await params).serviceId);
+  if (!serviceId.success) notFound();
+  const query = await searchParams;
+  const loaded = await withStore((db) => loadKeyBrowser(db, serviceId.data, query));
+  if (!loaded.ok) return <StoreUnavailableNotice />;
+  if (!loaded.data) notFound();
+  const { service, filters, fieldErrors, rows, nextCursor } = loaded.data;
+  const base = {
+    prefix: filters?.prefix,
+    from: filters?.from?.toISOString(),
+    to: filters?.to?.toISOString(),
+    minVersion: filters?.minVersion,
+    sort: filters?.sort === "asc" ? "asc" : undefined,
+  };
+  const filtered = Boolean(base.prefix || base.from || base.to || base.minVersion);
+  const resetHref = hrefWith("/reset", { kind: "last_seen", subject: service.id, mode: "filter", prefix: base.prefix, from: base.from, to: base.to });
+  return (
+    <>
+      <PageHeader
+        title={service.displayName}
+        description={
+          <>
+            <code>{service.id}</code> · {service.historyDepth === 0 ? "keeps hashes only" : `keeps ${service.historyDepth} payload versions per key`} ·
+            ignored paths: {service.ignoredPaths.length ? <code>{service.ignoredPaths.join(", ")}</code> : "none"}
+          </>
+        }
+        actions={
+          canOperate(actor) ? (
+            <Link className="button" href={resetHref}>
+              Reset {filtered ? "matching keys" : "keys"}…
+            </Link>
+          ) : null
+        }
+      />
+      <KeyFilters serviceId={service.id} filters={filters} fieldErrors={fieldErrors} />
+      <KeyTable serviceId={service.id} rows={rows} filtered={filtered} />
+      <Pager
+        isFirst={!filters?.after}
+        firstHref={hrefWith(`/services/${service.id}`, base)}
+        nextHref={nextCursor ? hrefWith(`/services/${service.id}`, { ...base, after: nextCursor }) : null}
+      />
+    </>
+  );
+}

@@ -1,0 +1,61 @@
+import { sql, type SQL } from "drizzle-orm";
+import type { DbOrTx } from "../types";
+import { escapeLike } from "./console-prefix";
+import { queryRows } from "./console-rows";
+
+export interface AuditQuery {
+  action?: string;
+  actor?: string;
+  targetPrefix?: string;
+  from?: Date;
+  to?: Date;
+  /** Keyset: only rows with a smaller id (newest first). */
+  beforeId?: number;
+}
+
+export interface AuditRow {
+  id: number;
+  at: Date;
+  actor: string;
+  actorRole: string;
+  action: string;
+  target: string;
+  affected: number;
+  reason: string | null;
+  details: Record<string, unknown>;
+}
+
+function where(q: AuditQuery): SQL {
+  const parts: SQL[] = [sql`true`];
+  if (q.action) parts.push(sql`action = ${q.action}`);
+  if (q.actor) parts.push(sql`actor = ${q.actor}`);
+  if (q.targetPrefix) parts.push(sql`target like ${escapeLike(q.targetPrefix) + "%"} escape '\\'`);
+  if (q.from) parts.push(sql`at >= ${q.from.toISOString()}::timestamptz`);
+  if (q.to) parts.push(sql`at < ${q.to.toISOString()}::timestamptz`);
+  if (q.beforeId !== undefined) parts.push(sql`id < ${q.beforeId}`);
+  return sql.join(parts, sql` and `);
+}
+
+/** Newest first by id (insertion order), `limit` rows. */
+export async function listAudit(db: DbOrTx, q: AuditQuery, limit: number): Promise<AuditRow[]> {
+  const result = await queryRows<Record<string, unknown>>(db, sql`
+    select id, at, actor, actor_role, action, target, affected, reason, details
+    from audit_log where ${where(q)} order by id desc limit ${limit}`);
+  return result.map((row) => ({
+    id: Number(row.id),
+    at: new Date(row.at as string),
+    actor: String(row.actor),
+    actorRole: String(row.actor_role),
+    action: String(row.action),
+    target: String(row.target),
+    affected: Number(row.affected),
+    reason: row.reason === null ? null : String(row.reason),
+    details: (typeof row.details === "string" ? JSON.parse(row.details) : row.details) as Record<string, unknown>,
+  }));
+}
+
+/** The actions that occur in the log, for the filter's choices (through audit_log_by_action). */
+export async function auditActions(db: DbOrTx): Promise<string[]> {
+  const result = await queryRows<{ action: string }>(db, sql`select distinct action from audit_log order by action`);
+  return result.map((row) => row.action);
+}

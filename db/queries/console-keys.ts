@@ -1,0 +1,71 @@
+import { sql, type SQL } from "drizzle-orm";
+import type { DbOrTx } from "../types";
+import { startsWith } from "./console-prefix";
+import { queryRows } from "./console-rows";
+
+export interface KeyCursor {
+  /** last_changed as exact text (microseconds), so no key is skipped or repeated across pages. */
+  lastChanged: string;
+  messageId: string;
+}
+
+export interface KeyPageQuery {
+  serviceId: string;
+  prefix?: string;
+  changedFrom?: Date;
+  changedTo?: Date;
+  minVersion?: number;
+  sort: "desc" | "asc";
+  after?: KeyCursor;
+  limit: number;
+}
+
+export interface KeyListRow {
+  messageId: string;
+  version: number;
+  hash: string;
+  firstSeen: Date;
+  lastChanged: Date;
+  cursor: KeyCursor;
+}
+
+const EXACT_TS = sql`to_char(last_changed at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"')`;
+
+/**
+ * One page of a service's keys in last-change order, keyset-paginated through
+ * last_seen_by_last_changed (service_id, last_changed desc, message_id). The
+ * cursor repeats its time bound alone so the scan starts at the cursor.
+ */
+export async function listKeysPage(db: DbOrTx, q: KeyPageQuery): Promise<{ rows: KeyListRow[]; hasMore: boolean }> {
+  const where: SQL[] = [sql`service_id = ${q.serviceId}`];
+  if (q.prefix) where.push(await startsWith(db, sql.raw("message_id"), q.prefix));
+  if (q.changedFrom) where.push(sql`last_changed >= ${q.changedFrom.toISOString()}::timestamptz`);
+  if (q.changedTo) where.push(sql`last_changed < ${q.changedTo.toISOString()}::timestamptz`);
+  if (q.minVersion !== undefined && q.minVersion > 1) where.push(sql`version >= ${q.minVersion}`);
+  if (q.after) {
+    const ts = sql`${q.after.lastChanged}::timestamptz`;
+    where.push(
+      q.sort === "desc"
+        ? sql`last_changed <= ${ts} and (last_changed < ${ts} or message_id > ${q.after.messageId})`
+        : sql`last_changed >= ${ts} and (last_changed > ${ts} or message_id < ${q.after.messageId})`,
+    );
+  }
+  // The index is (service_id, last_changed DESC NULLS LAST, message_id): the NULLS clauses must match it
+  // (or its backward scan) for the page to be read in index order; a bare DESC means NULLS FIRST and sorts everything.
+  const order = q.sort === "desc" ? sql`last_changed desc nulls last, message_id asc` : sql`last_changed asc nulls first, message_id desc`;
+  const result = await queryRows<Record<string, unknown>>(db, sql`
+    select message_id, version, encode(hash, 'hex') as hash, first_seen, last_changed, ${EXACT_TS} as exact_ts
+    from last_seen
+    where ${sql.join(where, sql` and `)}
+    order by ${order}
+    limit ${q.limit + 1}`);
+  const rows = result.slice(0, q.limit).map((row) => ({
+    messageId: String(row.message_id),
+    version: Number(row.version),
+    hash: String(row.hash),
+    firstSeen: new Date(row.first_seen as string),
+    lastChanged: new Date(row.last_changed as string),
+    cursor: { lastChanged: String(row.exact_ts), messageId: String(row.message_id) },
+  }));
+  return { rows, hasMore: result.length > q.limit };
+}

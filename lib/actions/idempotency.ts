@@ -1,0 +1,23 @@
+"use server";
+/*
+ * Every export of this file is a public endpoint that anyone can call with any
+ * arguments: each one checks the role itself and the verb parses the input.
+ */
+import { revalidatePath } from "next/cache";
+import { requireConsoleActor } from "@/lib/auth/console-actor";
+import { guardDestructive } from "@/lib/auth/recent-sign-in";
+import { runAction, type ActionResult } from "@/lib/console/action-result";
+import { releaseIdempotencyKey } from "@/lib/console/release-key";
+import { consoleDb } from "@/lib/console/store";
+import type { ReleaseKeyInput } from "@/lib/validation/console-idempotency";
+
+export async function releaseKeyAction(input: ReleaseKeyInput): Promise<ActionResult<{ released: true }>> {
+  return runAction(async () => {
+    const actor = await requireConsoleActor("operator");
+    const db = await consoleDb();
+    await guardDestructive(actor, db);
+    const result = await releaseIdempotencyKey({ db, actor, input });
+    revalidatePath("/idempotency", "layout");
+    return result;
+  });
+}

@@ -1,0 +1,44 @@
+/** Formatting shared by server and client components; every time is shown in UTC, so both render alike. */
+const counts = new Intl.NumberFormat("en-US");
+
+export const formatCount = (value: number) => counts.format(value);
+
+export function formatPercent(part: number, whole: number): string {
+  return whole === 0 ? "–" : `${((100 * part) / whole).toFixed(1)} %`;
+}
+
+export function formatInstant(value: Date | string | null | undefined): string {
+  if (value === null || value === undefined) return "–";
+  const date = typeof value === "string" ? new Date(value) : value;
+  return `${date.toISOString().slice(0, 19).replace("T", " ")} UTC`;
+}
+
+const UNITS: [number, string][] = [
+  [86_400, "d"],
+  [3_600, "h"],
+  [60, "min"],
+  [1, "s"],
+];
+
+/** 90061 -> "1 d 1 h 1 min 1 s"; at most the two largest units. */
+export function formatDuration(totalSeconds: number): string {
+  if (totalSeconds < 1) return `${Math.round(totalSeconds * 1000)} ms`;
+  const parts: string[] = [];
+  let rest = Math.round(totalSeconds);
+  for (const [size, unit] of UNITS) {
+    if (rest >= size && parts.length < 2) {
+      parts.push(`${Math.floor(rest / size)} ${unit}`);
+      rest %= size;
+    }
+  }
+  return parts.join(" ");
+}
+
+/** "YYYY-MM-DDTHH:mm" in UTC, the value a datetime-local input shows for an instant. */
+export const toInputInstant = (date: Date | undefined) => (date ? date.toISOString().slice(0, 16) : "");
+
+/** A chart bucket's start in UTC: time of day for short steps, date and time from hourly steps up. */
+export function formatBucket(t: number, stepSeconds: number): string {
+  const iso = new Date(t).toISOString();
+  return stepSeconds >= 3_600 ? `${iso.slice(5, 10)} ${iso.slice(11, 16)}` : iso.slice(11, 16);
+}

@@ -1,0 +1,69 @@
+import { statsBySubject, type Counters } from "@/db/queries/console-stats";
+import { groupWindows, listGroupIds, type GroupWindowRow } from "@/db/queries/console-groups";
+import type { DbOrTx } from "@/db/types";
+import { defaultTtlSeconds } from "@/lib/dedup/window/default-ttl";
+import { listTtlChanges } from "@/lib/dedup/window/groups";
+
+export interface GroupSummary extends GroupWindowRow, Counters {}
+
+export interface TtlChangeView {
+  id: number;
+  at: string;
+  actor: string;
+  reason: string | null;
+  oldTtlSeconds: number;
+  newTtlSeconds: number;
+  created: boolean;
+  expiredAtOnce: number;
+  revived: number;
+}
+
+const ZERO: Counters = { checks: 0, new: 0, changed: 0, duplicates: 0, errors: 0, lateRedeliveries: 0 };
+const DAY_MS = 86_400_000;
+
+/** Every group with its window, its last 24 h of traffic (from the rollup) and its cleanup lag. */
+export async function loadGroups(db: DbOrTx, now = Date.now()): Promise<{ defaultTtlSeconds: number; groups: GroupSummary[] }> {
+  const since = new Date(Math.floor((now - DAY_MS) / 60_000) * 60_000);
+  const [ids, totals] = await Promise.all([
+    listGroupIds(db),
+    statsBySubject(db, { kind: "group", since, hourlyUntil: null }),
+  ]);
+  const all = [...new Set([...ids, ...totals.map((t) => t.subject)])].sort();
+  const ttl = defaultTtlSeconds();
+  const windows = await groupWindows(db, all, ttl);
+  const byId = new Map(totals.map((t) => [t.subject, t]));
+  return {
+    defaultTtlSeconds: ttl,
+    groups: windows.map((w) => {
+      const { subject: _subject, ...counters } = byId.get(w.id) ?? { subject: w.id, ...ZERO };
+      return { ...w, ...counters };
+    }),
+  };
+}
+
+/** One group: its window, traffic, lag and TTL history (newest first). */
+export async function loadGroup(db: DbOrTx, id: string, now = Date.now()) {
+  const since = new Date(Math.floor((now - DAY_MS) / 60_000) * 60_000);
+  const [[window], totals, history] = await Promise.all([
+    groupWindows(db, [id], defaultTtlSeconds()),
+    statsBySubject(db, { kind: "group", subject: id, since, hourlyUntil: null }),
+    listTtlChanges(db, id, { limit: 100 }),
+  ]);
+  const { subject: _subject, ...counters } = totals[0] ?? { subject: id, ...ZERO };
+  return {
+    group: { ...window!, ...counters },
+    history: history.map(
+      (c): TtlChangeView => ({
+        id: c.id,
+        at: c.at.toISOString(),
+        actor: c.actor,
+        reason: c.reason,
+        oldTtlSeconds: c.oldTtlSeconds,
+        newTtlSeconds: c.newTtlSeconds,
+        created: c.created,
+        expiredAtOnce: c.expiredAtOnce,
+        revived: c.revived,
+      }),
+    ),
+  };
+}

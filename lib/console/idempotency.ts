@@ -1,0 +1,92 @@
+import { z } from "zod";
+import {
+  findIdempotencyKey,
+  listIdempotencyKeys,
+  listScopeIds,
+  type IdempotencyKeyRow,
+} from "@/db/queries/console-idempotency";
+import type { DbOrTx } from "@/db/types";
+import type { SearchParams } from "@/lib/validation/console-common";
+import { IDEMPOTENCY_PAGE_SIZE, idempotencyBrowseSchema, type KeyStateFilter } from "@/lib/validation/console-idempotency";
+import { decodeCursor, encodeCursor } from "./cursor";
+
+export type KeyState = "in_progress" | "stuck" | "completed" | "expired";
+
+export interface IdempotencyKeyView {
+  scope: string;
+  key: string;
+  state: KeyState;
+  attempt: number;
+  requestHash: string;
+  lockedUntil: string | null;
+  responseStatus: number | null;
+  /** Stored as the caller gave it; shown as text only. */
+  responseBody: string | null;
+  responseHeaders: string | null;
+  createdAt: string;
+  completedAt: string | null;
+  expiresAt: string;
+}
+
+const iso = (d: Date | null) => (d ? d.toISOString() : null);
+
+export function keyView(row: IdempotencyKeyRow, now = Date.now()): IdempotencyKeyView {
+  const expired = row.expiresAt.getTime() <= now;
+  const stuck = row.status === "in_progress" && (row.lockedUntil?.getTime() ?? 0) <= now;
+  return {
+    scope: row.scope,
+    key: row.key,
+    state: expired ? "expired" : row.status === "completed" ? "completed" : stuck ? "stuck" : "in_progress",
+    attempt: row.attempt,
+    requestHash: row.requestHash,
+    lockedUntil: iso(row.lockedUntil),
+    responseStatus: row.responseStatus,
+    responseBody: row.responseBody,
+    responseHeaders: row.responseHeaders ? JSON.stringify(row.responseHeaders, null, 2) : null,
+    createdAt: row.createdAt.toISOString(),
+    completedAt: iso(row.completedAt),
+    expiresAt: row.expiresAt.toISOString(),
+  };
+}
+
+export interface IdempotencyBrowse {
+  scopes: string[];
+  scope: string | null;
+  status: KeyStateFilter;
+  fieldErrors: Record<string, string[]>;
+  keys: IdempotencyKeyView[];
+  nextCursor: string | null;
+}
+
+/** Scopes, and one page of the chosen scope's keys in the chosen state (default: the first scope, in progress). */
+export async function loadIdempotencyBrowse(
+  db: DbOrTx,
+  params: SearchParams,
+  pageSize = IDEMPOTENCY_PAGE_SIZE,
+): Promise<IdempotencyBrowse> {
+  const scopes = await listScopeIds(db);
+  const parsed = idempotencyBrowseSchema.safeParse(params);
+  if (!parsed.success) {
+    const fieldErrors = z.flattenError(parsed.error).fieldErrors as Record<string, string[]>;
+    return { scopes, scope: null, status: "in_progress", fieldErrors, keys: [], nextCursor: null };
+  }
+  const scope = parsed.data.scope ?? scopes[0] ?? null;
+  const status = parsed.data.status;
+  if (scope === null) return { scopes, scope, status, fieldErrors: {}, keys: [], nextCursor: null };
+  const afterKey = decodeCursor(parsed.data.after, 1)?.[0];
+  const rows = await listIdempotencyKeys(db, { scope, state: status, afterKey, limit: pageSize + 1 });
+  const page = rows.slice(0, pageSize);
+  return {
+    scopes,
+    scope,
+    status,
+    fieldErrors: {},
+    keys: page.map((row) => keyView(row)),
+    nextCursor: rows.length > pageSize ? encodeCursor([page.at(-1)!.key]) : null,
+  };
+}
+
+export async function loadIdempotencyKey(db: DbOrTx, scope: string, key: string): Promise<IdempotencyKeyView | null> {
+  const row = await findIdempotencyKey(db, scope, key);
+  return row ? keyView(row) : null;
+}

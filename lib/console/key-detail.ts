@@ -1,0 +1,91 @@
+import { findKeyState, listKeyVersions } from "@/db/queries/keys";
+import { findService } from "@/db/queries/services";
+import type { DbOrTx } from "@/db/types";
+import { CanonicalJsonError } from "@/lib/dedup/canonical/errors";
+import { compileIgnoredPaths } from "@/lib/dedup/canonical/ignored-paths";
+import { parseExactJson, type ExactJson } from "./exact-json";
+import { diffExact, presentPaths, type DiffEntry } from "./json-diff";
+
+export interface KeyVersionView {
+  version: number;
+  hash: string;
+  payload: string;
+  recordedAt: string;
+  /** The service's ignored paths found in this payload: stripped before it was hashed. */
+  ignoredPresent: string[];
+}
+
+export interface KeyDetail {
+  service: { id: string; displayName: string; ignoredPaths: string[]; historyDepth: number };
+  state: { messageId: string; hash: string; version: number; firstSeen: string; lastChanged: string };
+  versions: KeyVersionView[];
+  diff: { from: number; to: number; entries: DiffEntry[] } | { from: number; to: number; error: string } | null;
+}
+
+/** A key's state, its kept payload versions and the diff between two of them (default: the newest two). */
+export async function loadKeyDetail(
+  db: DbOrTx,
+  serviceId: string,
+  messageId: string,
+  compare: { from?: number; to?: number } = {},
+): Promise<KeyDetail | null> {
+  const service = await findService(db, serviceId);
+  if (!service) return null;
+  const [state, versions] = await Promise.all([
+    findKeyState(db, service.id, messageId),
+    listKeyVersions(db, service.id, messageId),
+  ]);
+  if (!state) return null;
+  const trees = new Map<number, ExactJson | Error>();
+  for (const v of versions) {
+    try {
+      trees.set(v.version, parseExactJson(v.payload));
+    } catch (err) {
+      if (!(err instanceof CanonicalJsonError)) throw err;
+      trees.set(v.version, err);
+    }
+  }
+  const views = versions.map((v) => {
+    const tree = trees.get(v.version);
+    return {
+      version: v.version,
+      hash: v.hash,
+      payload: v.payload,
+      recordedAt: v.recordedAt.toISOString(),
+      ignoredPresent: tree && !(tree instanceof Error) ? presentPaths(tree, service.ignoredPaths) : [],
+    };
+  });
+  return {
+    service: {
+      id: service.id,
+      displayName: service.displayName,
+      ignoredPaths: service.ignoredPaths,
+      historyDepth: service.historyDepth,
+    },
+    state: {
+      messageId: state.messageId,
+      hash: state.hash,
+      version: state.version,
+      firstSeen: state.firstSeen.toISOString(),
+      lastChanged: state.lastChanged.toISOString(),
+    },
+    versions: views,
+    diff: pickDiff(trees, views, compare, service.ignoredPaths),
+  };
+}
+
+function pickDiff(
+  trees: Map<number, ExactJson | Error>,
+  versions: KeyVersionView[],
+  compare: { from?: number; to?: number },
+  ignoredPaths: string[],
+): KeyDetail["diff"] {
+  const from = compare.from ?? versions[1]?.version;
+  const to = compare.to ?? versions[0]?.version;
+  if (from === undefined || to === undefined) return null;
+  const a = trees.get(from);
+  const b = trees.get(to);
+  if (a === undefined || b === undefined) return { from, to, error: "that version is no longer kept" };
+  if (a instanceof Error || b instanceof Error) return { from, to, error: "a stored payload could not be read as JSON" };
+  return { from, to, entries: diffExact(a, b, compileIgnoredPaths(ignoredPaths)) };
+}

@@ -1,0 +1,91 @@
+import {
+  hourlyRolledUntil,
+  rollUpHours,
+  statsBySubject,
+  statsSeries,
+  topByDuplicates,
+  type Counters,
+  type StatsKind,
+  type SubjectRow,
+} from "@/db/queries/console-stats";
+import { listServices } from "@/db/queries/services";
+import type { DbOrTx } from "@/db/types";
+import { listConsumerGroups } from "@/lib/dedup/window/groups";
+import { rangeWindow, type RangeKey } from "./ranges";
+import { fillSeries, spikeThreshold, type SeriesPoint } from "./series";
+import { withStore } from "./store";
+
+export interface SubjectSummary extends Counters {
+  id: string;
+  label: string;
+}
+
+export interface OverviewData {
+  range: RangeKey;
+  stepSeconds: number;
+  kind: StatsKind;
+  subject: string | null;
+  series: SeriesPoint[];
+  spikeThreshold: number;
+  services: SubjectSummary[];
+  groups: SubjectSummary[];
+  /** Subjects with the most duplicates in the last 15 minutes. */
+  topNow: SubjectRow[];
+}
+
+export const TOP_NOW_MINUTES = 15;
+
+export interface OverviewQuery {
+  range: RangeKey;
+  kind: StatsKind;
+  subject?: string;
+}
+
+/** Everything the overview shows, from the stats rollups only (never from decisions). */
+export async function loadOverview(db: DbOrTx, q: OverviewQuery, now = Date.now()): Promise<OverviewData> {
+  const w = rangeWindow(q.range, now);
+  const hourlyUntil = w.hourly ? await hourlyRolledUntil(db) : null;
+  const at = (kind: StatsKind, subject?: string) => ({ kind, subject, since: w.since, hourlyUntil });
+  const [rows, serviceTotals, groupTotals, services, groups, topNow] = await Promise.all([
+    statsSeries(db, at(q.kind, q.subject), w.stepSeconds),
+    statsBySubject(db, at("service")),
+    statsBySubject(db, at("group")),
+    listServices(db),
+    listConsumerGroups(db),
+    topByDuplicates(db, "service", new Date(now - TOP_NOW_MINUTES * 60_000), 5),
+  ]);
+  const series = fillSeries(rows, w.since, w.lastBucket, w.stepSeconds);
+  return {
+    range: q.range,
+    stepSeconds: w.stepSeconds,
+    kind: q.kind,
+    subject: q.subject ?? null,
+    series,
+    spikeThreshold: spikeThreshold(series.map((p) => p.duplicates)),
+    services: summarize(serviceTotals, services.map((s) => [s.id, s.displayName])),
+    groups: summarize(groupTotals, groups.map((g) => [g.id, g.id])),
+    topNow,
+  };
+}
+
+const ZERO: Counters = { checks: 0, new: 0, changed: 0, duplicates: 0, errors: 0, lateRedeliveries: 0 };
+
+/** Known subjects with their totals (zeros when quiet), plus subjects that only appear in the stats. */
+function summarize(totals: SubjectRow[], known: [string, string][]): SubjectSummary[] {
+  const byId = new Map(totals.map((t) => [t.subject, t]));
+  const labels = new Map(known);
+  for (const t of totals) if (!labels.has(t.subject)) labels.set(t.subject, t.subject);
+  return Array.from(labels, ([id, label]) => {
+    const { subject: _subject, ...counters } = byId.get(id) ?? { subject: id, ...ZERO };
+    return { id, label, ...counters };
+  }).sort((a, b) => b.checks - a.checks || a.id.localeCompare(b.id));
+}
+
+/** Moves closed hours into the hourly rollup; run after a response so no page waits for it. */
+export async function maintainStatsRollup(): Promise<void> {
+  try {
+    await withStore((db) => rollUpHours(db, 48));
+  } catch (err) {
+    console.error(`[weir] stats rollup failed, will retry on the next overview: ${(err as Error).message}`);
+  }
+}

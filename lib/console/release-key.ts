@@ -1,0 +1,44 @@
+import { insertAudit } from "@/db/queries/audit";
+import type { DbOrTx } from "@/db/types";
+import { asStoreError } from "@/db/unavailable";
+import type { Actor } from "@/lib/auth/actor";
+import { release } from "@/lib/dedup/idempotency/release";
+import { NotFoundError } from "@/lib/errors";
+import { releaseKeySchema, type ReleaseKeyInput } from "@/lib/validation/console-idempotency";
+import { authorise } from "./authorise";
+
+/**
+ * Releases a stuck in-progress idempotency key so a retry can start it again.
+ * Only the attempt the operator saw is released (a live retry that took it
+ * over is left alone), and the release commits with its audit row.
+ */
+export async function releaseIdempotencyKey({
+  db,
+  actor,
+  input,
+}: {
+  db: DbOrTx;
+  actor: Actor;
+  input: ReleaseKeyInput;
+}): Promise<{ released: true }> {
+  authorise(actor, "operator");
+  const { scope, key, attempt, reason } = releaseKeySchema.parse(input);
+  try {
+    return await db.transaction(async (tx) => {
+      const { released } = await release(tx, { scope, key, attempt });
+      if (!released) throw new NotFoundError(`idempotency key ${key} is no longer stored; nothing to release`, "key");
+      await insertAudit(tx, {
+        actor: actor.id,
+        actorRole: actor.role,
+        action: "idempotency_key.release",
+        target: `idempotency_scope:${scope}`,
+        affected: 1,
+        reason,
+        details: { key, attempt },
+      });
+      return { released: true as const };
+    });
+  } catch (err) {
+    throw asStoreError(err);
+  }
+}

@@ -1,0 +1,23 @@
+import { z } from "zod";
+import { idempotencyKeySchema, scopeIdSchema } from "./idempotency";
+import { cursorParam, optionalText, param } from "./console-common";
+import { reasonSchema } from "./window";
+
+export const IDEMPOTENCY_PAGE_SIZE = 50;
+export const KEY_STATES = ["in_progress", "completed", "expired"] as const;
+export type KeyStateFilter = (typeof KEY_STATES)[number];
+
+export const idempotencyBrowseSchema = z.object({
+  scope: optionalText(128).pipe(scopeIdSchema.optional()),
+  status: z.preprocess(param, z.enum(KEY_STATES).default("in_progress")),
+  after: cursorParam,
+});
+
+export const releaseKeySchema = z.object({
+  scope: scopeIdSchema,
+  key: idempotencyKeySchema,
+  /** The attempt the operator saw: a newer attempt (a live retry) is never released. */
+  attempt: z.coerce.number().int().min(1),
+  reason: reasonSchema,
+});
+export type ReleaseKeyInput = z.input<typeof releaseKeySchema>;
