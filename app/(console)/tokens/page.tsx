@@ -1,0 +1,27 @@
+import type { Metadata } from "next";
+import { PageHeader } from "@/components/ui/page-header";
+import { requireConsoleActor } from "@/lib/auth/console-actor";
+import { loadConsoleTokens } from "@/lib/auth/tokens/list-tokens";
+import { TokensClient } from "./tokens-client";
+
+export const dynamic = "force-dynamic";
+export const metadata: Metadata = { title: "API tokens" };
+
+export default async function TokensPage() {
+  const actor = await requireConsoleActor("viewer");
+  const tokens = await loadConsoleTokens(actor);
+  return (
+    <>
+      <PageHeader
+        title="API tokens"
+        description={
+          <>
+            Services call <code>/api/v1</code> with <code>Authorization: Bearer weir_…</code>. A token only reaches the services, consumer groups
+            and idempotency scopes it lists (<code>*</code> for all). Revoking takes effect within 10 seconds on every node.
+          </>
+        }
+      />
+      <TokensClient tokens={tokens} canManage={actor.role === "admin"} />
+    </>
+  );
+}

@@ -1,0 +1,43 @@
+import { getDb } from "@/db/client";
+import { ForbiddenError, UnauthorizedError } from "@/lib/errors";
+import type { Actor, ConsoleRole } from "./actor";
+import { authEnv } from "./auth-env";
+import { originProblem } from "./origin";
+import { inExplicitScope, requestHeaders } from "./request-headers";
+import { hasRole } from "./roles";
+import { sessionActor } from "./session-actor";
+
+/**
+ * The signed-in console user, from the session cookie, or null. Every page,
+ * server action and console route calls `requireConsoleActor` with the least
+ * role it needs; deny by default. Destructive actions also call
+ * `requireRecentSignIn` (lib/auth/recent-sign-in.ts).
+ */
+export async function getConsoleActor(): Promise<Actor | null> {
+  return sessionActor(await getDb(), await requestHeaders());
+}
+
+/** Refuses a server action whose Origin is missing, null or another site's (see origin.ts). */
+export async function assertSameOrigin(headers?: Headers): Promise<void> {
+  const problem = originProblem(headers ?? (await requestHeaders()), authEnv());
+  if (problem) throw new ForbiddenError(`cross-site request refused: ${problem}`);
+}
+
+export async function requireConsoleActor(role: ConsoleRole): Promise<Actor> {
+  const headers = await requestHeaders();
+  // Server actions carry Next-Action; pages (plain GETs) carry no Origin to check.
+  if (headers.has("next-action")) await assertSameOrigin(headers);
+  const actor = await sessionActor(await getDb(), headers);
+  if (!actor) {
+    // A page whose session expired (the proxy only sees that a cookie exists) goes to sign-in;
+    // actions and fetches of console route handlers get a typed error (401) instead.
+    const navigation = headers.has("rsc") || (headers.get("accept") ?? "").includes("text/html");
+    if (navigation && !headers.has("next-action") && !inExplicitScope()) {
+      const { redirect } = await import("next/navigation");
+      redirect("/sign-in");
+    }
+    throw new UnauthorizedError("sign in to use the console");
+  }
+  if (!hasRole(actor.role, role)) throw new ForbiddenError(`this needs the ${role} role`);
+  return actor;
+}

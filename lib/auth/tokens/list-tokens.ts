@@ -1,0 +1,17 @@
+import { getDb } from "@/db/client";
+import { listApiTokens } from "@/db/queries/auth-tokens";
+import type { DbOrTx } from "@/db/types";
+import type { Actor } from "../actor";
+import { authorize } from "../authorize";
+import { tokenBody, type TokenBody } from "./token-actor";
+
+/** Tokens without their secrets (which weir never kept). Console users may read them; the API route is admin-only. */
+export async function listApiTokensVerb({ db, actor, includeRevoked = false }: { db: DbOrTx; actor: Actor; includeRevoked?: boolean }): Promise<TokenBody[]> {
+  authorize(actor, "read");
+  return (await listApiTokens(db, { includeRevoked })).map(tokenBody);
+}
+
+/** The console's token list (revoked ones included, so people can see what was withdrawn and when). */
+export async function loadConsoleTokens(actor: Actor): Promise<TokenBody[]> {
+  return listApiTokensVerb({ db: await getDb(), actor, includeRevoked: true });
+}

@@ -1,0 +1,29 @@
+import type { ApiTokenRow } from "@/db/queries/auth-tokens";
+import type { Actor, Role } from "../actor";
+
+export function tokenActor(row: ApiTokenRow): Actor {
+  return {
+    id: `token:${row.id}`,
+    role: row.role as Role,
+    via: "token",
+    scopes: { services: row.services, consumerGroups: row.consumerGroups, idempotencyScopes: row.idempotencyScopes },
+  };
+}
+
+export function tokenBody(row: ApiTokenRow) {
+  return {
+    id: row.id,
+    name: row.name,
+    role: row.role as Role,
+    prefix: row.prefix,
+    services: row.services,
+    consumerGroups: row.consumerGroups,
+    idempotencyScopes: row.idempotencyScopes,
+    createdBy: row.createdBy,
+    createdAt: row.createdAt.toISOString(),
+    expiresAt: row.expiresAt?.toISOString() ?? null,
+    revokedAt: row.revokedAt?.toISOString() ?? null,
+    lastUsedAt: row.lastUsedAt?.toISOString() ?? null,
+  };
+}
+export type TokenBody = ReturnType<typeof tokenBody>;

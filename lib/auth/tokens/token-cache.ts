@@ -1,0 +1,80 @@
+import { findApiTokenByHash, touchApiToken } from "@/db/queries/auth-tokens";
+import type { DbOrTx } from "@/db/types";
+import type { Actor } from "../actor";
+import { hashTokenSecret } from "./token-secret";
+import { tokenActor } from "./token-actor";
+
+/**
+ * Token lookups sit on the hot path of every check, so results (valid or not)
+ * are kept in-process for CACHE_MS: a revoked token stops working on this node
+ * at once and on other nodes within CACHE_MS (10 s). Last use is written at
+ * most once a minute per token, in the background, never on the request path.
+ */
+export const CACHE_MS = 10_000;
+const MAX_ENTRIES = 10_000;
+const TOUCH_EVERY_MS = 60_000;
+
+interface Entry {
+  until: number;
+  resolved: Promise<{ actor: Actor; tokenId: string; expiresAt: number | null } | null>;
+}
+
+const HOLDER = Symbol.for("weir.token-cache");
+const state = ((globalThis as Record<symbol, { entries: Map<string, Entry>; touched: Map<string, number> }>)[HOLDER] ??= {
+  entries: new Map(),
+  touched: new Map(),
+});
+
+function lookup(db: DbOrTx, hash: string, now: number): Entry {
+  const entry: Entry = {
+    until: now + CACHE_MS,
+    resolved: findApiTokenByHash(db, hash).then((row) =>
+      row && !row.revokedAt ? { actor: tokenActor(row), tokenId: row.id, expiresAt: row.expiresAt?.getTime() ?? null } : null,
+    ),
+  };
+  // A store error must not be remembered: the next request asks again.
+  entry.resolved.catch(() => state.entries.get(hash) === entry && state.entries.delete(hash));
+  if (state.entries.size >= MAX_ENTRIES) state.entries.delete(state.entries.keys().next().value!);
+  state.entries.set(hash, entry);
+  return entry;
+}
+
+function noteUse(db: DbOrTx, tokenId: string, now: number): void {
+  if (now - (state.touched.get(tokenId) ?? 0) < TOUCH_EVERY_MS) return;
+  state.touched.set(tokenId, now);
+  touchApiToken(db, tokenId).catch((err: Error) => console.error(`[weir] recording use of token ${tokenId} failed: ${err.message}`));
+}
+
+const hashes = new Map<string, string>();
+
+/**
+ * SHA-256 of a presented token, remembered (bounded, oldest out first): hashing
+ * was the largest single cost of an authenticated check. Only the cache key is
+ * remembered; whether the token is live is still decided by `entries` (CACHE_MS).
+ */
+function tokenHashOf(token: string): string {
+  let hash = hashes.get(token);
+  if (hash === undefined) {
+    hash = hashTokenSecret(token);
+    if (hashes.size >= MAX_ENTRIES) hashes.delete(hashes.keys().next().value!);
+    hashes.set(token, hash);
+  }
+  return hash;
+}
+
+/** The actor of a live token, or null for an unknown, revoked or expired one. */
+export async function actorForToken(db: DbOrTx, token: string): Promise<Actor | null> {
+  const hash = tokenHashOf(token);
+  const now = Date.now();
+  const cached = state.entries.get(hash);
+  const entry = cached && cached.until > now ? cached : lookup(db, hash, now);
+  const found = await entry.resolved;
+  if (!found || (found.expiresAt !== null && found.expiresAt <= now)) return null;
+  noteUse(db, found.tokenId, now);
+  return found.actor;
+}
+
+/** Drops a token from this node's cache (after revocation). */
+export function forgetToken(tokenHash: string): void {
+  state.entries.delete(tokenHash);
+}

@@ -1,0 +1,46 @@
+import { randomUUID } from "node:crypto";
+import { hashPassword } from "better-auth/crypto";
+import { insertAudit } from "@/db/queries/audit";
+import { findUserByEmail } from "@/db/queries/auth-users";
+import { authAccounts, authUsers } from "@/db/schema";
+import type { DbOrTx } from "@/db/types";
+import { ConflictError } from "@/lib/errors";
+import { createUserSchema, type CreateUserInput } from "@/lib/validation/tokens";
+import type { Actor, ConsoleRole } from "../actor";
+import { authorize } from "../authorize";
+import { guardDestructive } from "../recent-sign-in";
+
+export interface CreatedUser {
+  id: string;
+  email: string;
+  name: string;
+  role: ConsoleRole;
+}
+
+/**
+ * Creates a console user with a password credential (scrypt, through Better
+ * Auth's hasher, so Better Auth verifies it at sign-in). Audited in the same
+ * transaction. Admins only; the CLI and first-start bootstrap act as system.
+ */
+export async function createUser({ db, actor, input }: { db: DbOrTx; actor: Actor; input: CreateUserInput }): Promise<CreatedUser> {
+  authorize(actor, "admin");
+  await guardDestructive(actor, db);
+  const parsed = createUserSchema.parse(input);
+  const passwordHash = await hashPassword(parsed.password);
+  const id = randomUUID();
+  const name = parsed.name ?? parsed.email.split("@")[0]!;
+  await db.transaction(async (tx) => {
+    if (await findUserByEmail(tx, parsed.email)) throw new ConflictError(`a user with email ${parsed.email} already exists`);
+    await tx.insert(authUsers).values({ id, email: parsed.email, name, role: parsed.role, emailVerified: true });
+    await tx.insert(authAccounts).values({ id: randomUUID(), accountId: id, providerId: "credential", userId: id, password: passwordHash });
+    await insertAudit(tx, {
+      actor: actor.id,
+      actorRole: actor.role,
+      action: "user.create",
+      target: `user:${parsed.email}`,
+      affected: 1,
+      details: { role: parsed.role },
+    });
+  });
+  return { id, email: parsed.email, name, role: parsed.role };
+}

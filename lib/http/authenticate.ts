@@ -1,0 +1,44 @@
+import type { IncomingMessage } from "node:http";
+import type { Store } from "@/db/client";
+import type { Actor } from "@/lib/auth/actor";
+import { authEnv, sessionCookieName } from "@/lib/auth/auth-env";
+import { UNSAFE_METHODS, originProblem } from "@/lib/auth/origin";
+import { sessionActor } from "@/lib/auth/session-actor";
+import { actorForToken } from "@/lib/auth/tokens/token-cache";
+import { bearerTokenOf } from "@/lib/auth/tokens/token-secret";
+import { ForbiddenError, UnauthorizedError } from "@/lib/errors";
+
+function headersOf(req: IncomingMessage): Headers {
+  const headers = new Headers();
+  for (const [name, value] of Object.entries(req.headers)) {
+    if (value !== undefined) headers.set(name, Array.isArray(value) ? value.join(", ") : value);
+  }
+  return headers;
+}
+
+/**
+ * Who is calling the machine API: a bearer token (services, automation) or,
+ * for people using the API from the console's origin, the console session
+ * cookie. Cookie-authenticated writes must come from our own origin, since
+ * browsers attach cookies to cross-site requests too.
+ */
+export async function authenticate(req: IncomingMessage, getStore: () => Promise<Store>): Promise<Actor> {
+  const authorization = req.headers.authorization;
+  if (authorization !== undefined) {
+    const token = bearerTokenOf(authorization);
+    if (!token) throw new UnauthorizedError("the Authorization header must be \"Bearer weir_...\"");
+    const actor = await actorForToken((await getStore()).db, token);
+    if (!actor) throw new UnauthorizedError("the API token is unknown, revoked or expired");
+    return actor;
+  }
+  const env = authEnv();
+  if (req.headers.cookie?.includes(sessionCookieName(env))) {
+    const headers = headersOf(req);
+    const problem = UNSAFE_METHODS.has(req.method ?? "") ? originProblem(headers, env) : null;
+    if (problem) throw new ForbiddenError(`cross-site request refused: ${problem}`);
+    const actor = await sessionActor((await getStore()).db, headers, { refresh: false });
+    if (actor) return actor;
+    throw new UnauthorizedError("the console session is invalid or expired; sign in again");
+  }
+  throw new UnauthorizedError("send an API token: Authorization: Bearer weir_...");
+}

@@ -1,0 +1,61 @@
+import { timingSafeEqual } from "node:crypto";
+import type { Store } from "@/db/client";
+import type { Actor } from "@/lib/auth/actor";
+import { can } from "@/lib/auth/permissions";
+import { assertInScope, isUnscoped } from "@/lib/auth/scopes";
+import { ForbiddenError, UnauthorizedError } from "@/lib/errors";
+import { accessFor } from "./access-policy";
+import { authenticate } from "./authenticate";
+import type { Route, RouteHandler } from "./types";
+
+/** The caller of a public route: its scopes are empty, so any scope check refuses it. */
+export const ANONYMOUS: Actor = Object.freeze({ id: "anonymous", role: "service", scopes: { services: [], consumerGroups: [], idempotencyScopes: [] } });
+
+const GUARDED = Symbol.for("weir.route-guarded");
+
+function sameSecret(given: string, expected: string): boolean {
+  const a = Buffer.from(given);
+  const b = Buffer.from(expected);
+  return a.length === b.length && timingSafeEqual(a, b);
+}
+
+/**
+ * Metrics must answer while the database is down (that is when they matter),
+ * so they are checked against WEIR_METRICS_TOKEN in memory, never the store.
+ * Without that variable they are open, for a scraper on a private network.
+ */
+function checkMetricsToken(authorization: string | undefined): void {
+  const expected = process.env.WEIR_METRICS_TOKEN;
+  if (!expected) return;
+  if (!authorization || !sameSecret(authorization, `Bearer ${expected}`)) throw new UnauthorizedError("send Authorization: Bearer <WEIR_METRICS_TOKEN>");
+}
+
+function guarded(route: Route, getStore: () => Promise<Store>): RouteHandler {
+  const access = accessFor(route.method, route.path);
+  return async (ctx) => {
+    if (!access) throw new ForbiddenError(`${route.method} ${route.path} has no access rule; refused by default`);
+    if (access.permission === "public") return route.handler(ctx);
+    if (access.permission === "metrics") {
+      checkMetricsToken(ctx.req.headers.authorization);
+      return route.handler(ctx);
+    }
+    const actor = await authenticate(ctx.req, getStore);
+    if (!can(actor.role, access.permission)) throw new ForbiddenError(`the ${actor.role} role may not ${access.permission} here`);
+    if (access.unscoped && !isUnscoped(actor)) throw new ForbiddenError('this operation spans every id; it needs a token scoped to "*"');
+    if (access.scope) assertInScope(actor, access.scope.kind, ctx.params[access.scope.param] ?? "");
+    return route.handler({ ...ctx, actor, requireScope: (kind, id) => assertInScope(actor, kind, id) });
+  };
+}
+
+/**
+ * Authenticates and authorises each route's caller from access-policy.ts
+ * before its handler runs. Idempotent: an already guarded route is left as is,
+ * so createApiRoutes can guard inside the metrics wrapper (auth failures and
+ * store outages during auth are counted) and createApiHandler still guards
+ * anything else it is given.
+ */
+export function guardRoutes(routes: Route[], getStore: () => Promise<Store>): Route[] {
+  return routes.map((route) =>
+    (route as { [GUARDED]?: true })[GUARDED] ? route : Object.assign({ ...route, handler: guarded(route, getStore) }, { [GUARDED]: true }),
+  );
+}

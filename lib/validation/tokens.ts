@@ -1,0 +1,57 @@
+import { z } from "zod";
+
+/** A scope entry: an id (services, consumer groups and idempotency scopes share the id alphabet) or "*". */
+const scopeEntry = z.string().regex(/^(\*|[A-Za-z0-9][A-Za-z0-9._:-]{0,127})$/, 'an id, or "*" for all');
+const scopeList = z.array(scopeEntry).max(200).default([]);
+
+export const tokenRoleSchema = z.enum(["service", "viewer", "operator", "admin"]);
+
+export const createTokenSchema = z.object({
+  name: z.string().trim().min(1).max(100),
+  role: tokenRoleSchema.default("service"),
+  services: scopeList,
+  consumerGroups: scopeList,
+  idempotencyScopes: scopeList,
+  expiresInDays: z.number().int().min(1).max(3650).optional(),
+  reason: z.string().trim().max(500).optional(),
+});
+export type CreateTokenInput = z.input<typeof createTokenSchema>;
+
+export const revokeTokenSchema = z.object({
+  id: z.string().regex(/^tok_[A-Za-z0-9_-]{8,64}$/),
+  reason: z.string().trim().max(500).optional(),
+});
+export type RevokeTokenInput = z.input<typeof revokeTokenSchema>;
+
+export const tokenSchema = z.object({
+  id: z.string(),
+  name: z.string(),
+  role: tokenRoleSchema,
+  prefix: z.string().describe("The first characters of the token"),
+  services: z.array(z.string()),
+  consumerGroups: z.array(z.string()),
+  idempotencyScopes: z.array(z.string()),
+  createdBy: z.string(),
+  createdAt: z.string(),
+  expiresAt: z.string().nullable(),
+  revokedAt: z.string().nullable(),
+  lastUsedAt: z.string().nullable().describe("Updated at most once a minute"),
+});
+
+export const createdTokenSchema = z.object({
+  token: z.string().describe("The secret; shown once, never stored"),
+  details: tokenSchema,
+});
+
+export const createUserSchema = z.object({
+  email: z.email().max(320).transform((e) => e.toLowerCase()),
+  name: z.string().trim().min(1).max(200).optional(),
+  password: z.string().min(12, "at least 12 characters").max(256),
+  role: z.enum(["viewer", "operator", "admin"]).default("viewer"),
+});
+export type CreateUserInput = z.input<typeof createUserSchema>;
+
+export const setUserRoleSchema = z.object({
+  role: z.enum(["viewer", "operator", "admin"]),
+  reason: z.string().trim().max(500).optional(),
+});
