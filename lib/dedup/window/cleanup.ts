@@ -12,6 +12,25 @@ export interface CleanupOptions {
   batchSize?: number;
   /** Stop after this many statements; the next pass continues where this one stopped. */
   maxBatches?: number;
+  /**
+   * Share of the pass spent deleting (0-1]; after each full batch the pass rests
+   * in proportion, so claims keep their latency while a backlog of millions goes.
+   * Default WEIR_CLEANUP_DUTY, else 0.5.
+   */
+  duty?: number;
+}
+
+function dutyFromEnv(): number {
+  const raw = process.env.WEIR_CLEANUP_DUTY;
+  const value = raw === undefined || raw === "" ? 0.5 : Number(raw);
+  if (!(value > 0 && value <= 1)) throw new Error(`WEIR_CLEANUP_DUTY must be a number in (0, 1], got "${raw}"`);
+  return value;
+}
+
+/** Rests after a full batch that took `ms`, so that deleting takes `duty` of the time (at most 1 s at once). */
+async function rest(ms: number, duty: number): Promise<void> {
+  if (duty >= 1) return;
+  await new Promise((resolve) => setTimeout(resolve, Math.min(1000, (ms * (1 - duty)) / duty)));
 }
 
 export interface CleanupResult {
@@ -42,6 +61,7 @@ export async function runCleanup(db: DbOrTx, options: CleanupOptions = {}): Prom
   const started = performance.now();
   const batchSize = options.batchSize ?? DEFAULT_CLEANUP_BATCH_SIZE;
   const maxBatches = options.maxBatches ?? Number.POSITIVE_INFINITY;
+  const duty = options.duty ?? dutyFromEnv();
   let batches = 0;
   let windowRecordsRemoved = 0;
   let idempotencyKeysRemoved = 0;
@@ -56,10 +76,12 @@ export async function runCleanup(db: DbOrTx, options: CleanupOptions = {}): Prom
           break groups;
         }
         batches++;
+        const batchStarted = performance.now();
         const [row] = await runRaw<{ removed: number }>(db, deleteExpiredStatement(group, ttl, batchSize));
         const removed = Number(row?.removed ?? 0);
         windowRecordsRemoved += removed;
         if (removed < batchSize) break;
+        await rest(performance.now() - batchStarted, duty);
       }
     }
     while (complete) {
@@ -68,9 +90,11 @@ export async function runCleanup(db: DbOrTx, options: CleanupOptions = {}): Prom
         break;
       }
       batches++;
+      const batchStarted = performance.now();
       const removed = await deleteExpiredKeys(db, batchSize);
       idempotencyKeysRemoved += removed;
       if (removed < batchSize) break;
+      await rest(performance.now() - batchStarted, duty);
     }
   } catch (err) {
     throw asStoreError(err);

@@ -1,0 +1,110 @@
+import { parseEnvelope, parseEnvelopeAt, type ParsedEnvelope } from "@/lib/dedup/canonical/envelope";
+import { CanonicalJsonError } from "@/lib/dedup/canonical/errors";
+import type { IgnoredPathTrie } from "@/lib/dedup/canonical/ignored-paths";
+import { DEFAULT_MAX_DEPTH } from "@/lib/dedup/canonical/json-scanner";
+import { PlainJsonParser } from "@/lib/dedup/canonical/plain-json";
+import { ValidationError } from "@/lib/errors";
+import { MAX_BATCH_ITEMS } from "@/lib/validation/check";
+
+/**
+ * A check request taken apart in one pass over the body text: the envelope
+ * fields as JS values, the payload as its exact source slice plus its hash.
+ * `ignoredFor` lets the payload be hashed with the service's ignored paths in
+ * that same pass when the service id came first and its settings are cached.
+ */
+export interface CheckEnvelope {
+  serviceId: unknown;
+  messageId: unknown;
+  payloadStart: number;
+  payloadEnd: number;
+  hash: string;
+  /** The ignored paths the hash was taken with; undefined when not known yet. */
+  ignored: IgnoredPathTrie | null | undefined;
+}
+
+export type IgnoredLookup = (serviceId: string) => IgnoredPathTrie | null | undefined;
+
+function optionsFor(ignoredFor: IgnoredLookup) {
+  return {
+    hashedField: "payload",
+    maxDepth: DEFAULT_MAX_DEPTH,
+    ignored: (fields: Record<string, unknown>) => (typeof fields.serviceId === "string" ? ignoredFor(fields.serviceId) : undefined),
+  };
+}
+
+function toCheckEnvelope(parsed: ParsedEnvelope, prefix: string): CheckEnvelope {
+  if (!parsed.hashed) throw new ValidationError(`${prefix}payload: required`, `${prefix}payload`);
+  return {
+    serviceId: parsed.fields.serviceId,
+    messageId: parsed.fields.messageId,
+    payloadStart: parsed.hashed.start,
+    payloadEnd: parsed.hashed.end,
+    hash: parsed.hashed.hash,
+    ignored: parsed.hashed.ignored,
+  };
+}
+
+/** Syntax errors become 400s whose field points into the body, e.g. `items[3].payload/lines/0`. */
+function asFieldError(err: unknown, prefix: string): never {
+  if (err instanceof CanonicalJsonError && err.path) {
+    throw new ValidationError(err.message, `${prefix}${err.path.slice(1)}`, err.code);
+  }
+  throw err;
+}
+
+export function parseCheckEnvelope(text: string, ignoredFor: IgnoredLookup): CheckEnvelope {
+  try {
+    return toCheckEnvelope(parseEnvelope(text, optionsFor(ignoredFor)), "");
+  } catch (err) {
+    return asFieldError(err, "");
+  }
+}
+
+/** Parses `{"items":[envelope, ...]}` keeping item order. */
+export function parseCheckBatch(text: string, ignoredFor: IgnoredLookup): CheckEnvelope[] {
+  const parser = new PlainJsonParser(text, 0, DEFAULT_MAX_DEPTH);
+  const options = optionsFor(ignoredFor);
+  const items: CheckEnvelope[] = [];
+  let sawItems = false;
+  try {
+    if (parser.peek() !== 0x7b) parser.unexpected("expected a JSON object");
+    parser.pos++;
+    if (parser.peek() !== 0x7d) {
+      const seen = Object.create(null) as Record<string, unknown>;
+      do {
+        const name = parser.fieldName(seen);
+        seen[name] = true;
+        if (name !== "items") {
+          parser.value(1);
+          continue;
+        }
+        sawItems = true;
+        if (parser.peek() !== 0x5b) parser.unexpected("items: expected an array");
+        parser.pos++;
+        if (parser.peek() === 0x5d) {
+          parser.pos++;
+          continue;
+        }
+        do {
+          if (items.length >= MAX_BATCH_ITEMS) throw new ValidationError(`items: at most ${MAX_BATCH_ITEMS} items per batch`, "items");
+          const prefix = `items[${items.length}].`;
+          parser.peek();
+          try {
+            const parsed = parseEnvelopeAt(text, parser.pos, options);
+            parser.pos = parsed.end;
+            items.push(toCheckEnvelope(parsed, prefix));
+          } catch (err) {
+            asFieldError(err, prefix);
+          }
+        } while (parser.next(0x5d, 'expected "," or "]"'));
+      } while (parser.next(0x7d, 'expected "," or "}"'));
+    } else parser.pos++;
+    parser.skipWs();
+    if (parser.pos < text.length) parser.unexpected("unexpected data after the JSON value");
+  } catch (err) {
+    asFieldError(err, "");
+  }
+  if (!sawItems) throw new ValidationError("items: required", "items");
+  if (items.length === 0) throw new ValidationError("items: at least one item", "items");
+  return items;
+}

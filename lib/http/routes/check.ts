@@ -1,0 +1,117 @@
+import type { DbOrTx } from "@/db/types";
+import type { CheckCoalescer } from "@/lib/dedup/last-seen/coalescer";
+import { decideInOrder, type CheckOutcome } from "@/lib/dedup/last-seen/decide";
+import { hashPayloadSlice } from "@/lib/dedup/last-seen/hash-envelope";
+import { NotFoundError, ValidationError } from "@/lib/errors";
+import { serviceConfigs } from "@/lib/services/service-config";
+import { stats } from "@/lib/stats/recorder";
+import {
+  checkBatchRequestSchema,
+  checkBatchResponseSchema,
+  checkKeySchema,
+  checkRequestSchema,
+  checkResponseSchema,
+} from "@/lib/validation/check";
+import { errorSchema } from "@/lib/validation/common";
+import type { ApiDoc } from "../api-doc";
+import { parseCheckBatch, parseCheckEnvelope, type CheckEnvelope } from "../check-envelope";
+import { fieldOf } from "../respond";
+import { ok, type Route } from "../types";
+
+function keyOf(envelope: CheckEnvelope, prefix: string) {
+  const parsed = checkKeySchema.safeParse({ serviceId: envelope.serviceId, messageId: envelope.messageId });
+  if (parsed.success) return parsed.data;
+  const issue = parsed.error.issues[0]!;
+  const field = fieldOf([...(prefix ? [prefix] : []), ...issue.path]) ?? prefix;
+  throw new ValidationError(`${field}: ${issue.message}`, field);
+}
+
+const ignoredFor = (serviceId: string) => serviceConfigs.peekIgnored(serviceId);
+
+function recordOutcomes(outcomes: readonly CheckOutcome[]): void {
+  for (const outcome of outcomes) stats.record("service", outcome.serviceId, outcome.decision);
+}
+
+async function withErrorStats<T>(serviceIds: Iterable<string>, run: () => Promise<T>): Promise<T> {
+  try {
+    return await run();
+  } catch (err) {
+    if (!(err instanceof NotFoundError)) for (const id of new Set(serviceIds)) stats.record("service", id, "error");
+    throw err;
+  }
+}
+
+export function checkRoutes(coalescer: CheckCoalescer): Route[] {
+  return [
+    {
+      method: "POST",
+      path: "/api/v1/check",
+      handler: async (ctx) => {
+        const text = await ctx.text();
+        const envelope = parseCheckEnvelope(text, ignoredFor);
+        const key = keyOf(envelope, "");
+        ctx.requireScope("services", key.serviceId);
+        // The hot path: no closure, no promise for the cached service settings.
+        try {
+          const { db } = await ctx.store();
+          const config = serviceConfigs.fresh(db, key.serviceId) ?? (await serviceConfigs.require(db, key.serviceId));
+          const outcome = await coalescer.submit(hashPayloadSlice(config, key.messageId, text, envelope));
+          stats.record("service", outcome.serviceId, outcome.decision);
+          return ok(outcome);
+        } catch (err) {
+          if (!(err instanceof NotFoundError)) stats.record("service", key.serviceId, "error");
+          throw err;
+        }
+      },
+    },
+    {
+      method: "POST",
+      path: "/api/v1/check/batch",
+      handler: async (ctx) => {
+        const text = await ctx.text();
+        const envelopes = parseCheckBatch(text, ignoredFor);
+        const keys = envelopes.map((envelope, i) => keyOf(envelope, `items[${i}]`));
+        for (const key of keys) ctx.requireScope("services", key.serviceId);
+        return withErrorStats(
+          keys.map((k) => k.serviceId),
+          async () => {
+            const db: DbOrTx = (await ctx.store()).db;
+            const configs = await serviceConfigs.get(db, keys.map((k) => k.serviceId));
+            const hashed = keys.map((key, i) => {
+              const config = configs.get(key.serviceId);
+              if (!config) throw new NotFoundError(`service "${key.serviceId}" is not registered`, `items[${i}].serviceId`);
+              return hashPayloadSlice(config, key.messageId, text, envelopes[i]!);
+            });
+            const results = await decideInOrder(db, hashed);
+            recordOutcomes(results);
+            return ok({ results });
+          },
+        );
+      },
+    },
+  ];
+}
+
+export const checkDocs: ApiDoc[] = [
+  {
+    method: "POST",
+    path: "/api/v1/check",
+    summary: "Last-seen check: new, changed or duplicate, decided atomically with the state change",
+    tags: ["check"],
+    request: checkRequestSchema,
+    responses: {
+      200: checkResponseSchema,
+      400: errorSchema,
+      404: errorSchema.describe("The service is not registered"),
+      413: errorSchema.describe("The body is over the size limit (default 1 MiB)"),
+    },
+  },
+  {
+    method: "POST",
+    path: "/api/v1/check/batch",
+    summary: "Up to 1000 checks in one request; items sharing a key are decided in their order",
+    tags: ["check"],
+    request: checkBatchRequestSchema,
+    responses: { 200: checkBatchResponseSchema, 400: errorSchema, 404: errorSchema, 413: errorSchema },
+  },
+];

@@ -1,0 +1,73 @@
+import { z, type ZodType } from "zod";
+import type { DbOrTx } from "@/db/types";
+import { claimMany } from "@/lib/dedup/window/claim";
+import { coalescerOptionsFromEnv } from "@/lib/dedup/coalescer";
+import { ClaimCoalescer } from "@/lib/dedup/window/claim-coalescer";
+import { errorSchema } from "@/lib/validation/common";
+import {
+  claimBatchRequestSchema,
+  claimBatchResponseSchema,
+  claimRequestSchema,
+  claimResponseSchema,
+} from "@/lib/validation/window";
+import type { ApiDoc } from "../api-doc";
+import { ok, type Route } from "../types";
+
+/** Validates a path parameter so that a bad one is a 400 naming the parameter. */
+export function pathParam<T>(schema: ZodType<T>, name: string, value: string | undefined): T {
+  return z.object({ [name]: schema }).parse({ [name]: value })[name] as T;
+}
+
+// One coalescer per store handle: a store reopened after an outage gets a fresh one.
+const coalescers = new WeakMap<DbOrTx, ClaimCoalescer>();
+
+function coalescerFor(db: DbOrTx): ClaimCoalescer {
+  let coalescer = coalescers.get(db);
+  if (!coalescer) {
+    coalescer = new ClaimCoalescer(async () => db, coalescerOptionsFromEnv());
+    coalescers.set(db, coalescer);
+  }
+  return coalescer;
+}
+
+export const claimRoutes: Route[] = [
+  {
+    method: "POST",
+    path: "/api/v1/claim",
+    handler: async (ctx) => {
+      const input = await ctx.json(claimRequestSchema);
+      ctx.requireScope("consumerGroups", input.consumerGroup);
+      const { db } = await ctx.store();
+      return ok(await coalescerFor(db).submit(input));
+    },
+  },
+  {
+    method: "POST",
+    path: "/api/v1/claim/batch",
+    handler: async (ctx) => {
+      const { items } = await ctx.json(claimBatchRequestSchema);
+      for (const item of items) ctx.requireScope("consumerGroups", item.consumerGroup);
+      const { db } = await ctx.store();
+      return ok({ results: await claimMany(db, items) });
+    },
+  },
+];
+
+export const claimDocs: ApiDoc[] = [
+  {
+    method: "POST",
+    path: "/api/v1/claim",
+    summary: "Claim a message for a consumer group: new once per TTL window, duplicate inside it",
+    tags: ["window"],
+    request: claimRequestSchema,
+    responses: { 200: claimResponseSchema, 400: errorSchema, 503: errorSchema },
+  },
+  {
+    method: "POST",
+    path: "/api/v1/claim/batch",
+    summary: "Claim up to 1000 messages; results in request order, repeated keys decided in order",
+    tags: ["window"],
+    request: claimBatchRequestSchema,
+    responses: { 200: claimBatchResponseSchema, 400: errorSchema, 413: errorSchema, 503: errorSchema },
+  },
+];

@@ -1,0 +1,134 @@
+import { defaultTtlSeconds } from "@/lib/dedup/window/default-ttl";
+import {
+  effectiveGraceSeconds,
+  listConsumerGroups,
+  listTtlChanges,
+  type ConsumerGroupRow,
+  type TtlChangeRow,
+} from "@/lib/dedup/window/groups";
+import { setGroupTtl } from "@/lib/dedup/window/set-group-ttl";
+import { previewTtlChange } from "@/lib/dedup/window/ttl-preview";
+import { errorSchema } from "@/lib/validation/common";
+import {
+  consumerGroupIdSchema,
+  consumerGroupListSchema,
+  putConsumerGroupResponseSchema,
+  putConsumerGroupSchema,
+  ttlChangesQuerySchema,
+  ttlChangesResponseSchema,
+  ttlPreviewRequestSchema,
+  ttlPreviewResponseSchema,
+} from "@/lib/validation/window";
+import { guardDestructive } from "@/lib/auth/recent-sign-in";
+import { filterInScope } from "@/lib/auth/scopes";
+import type { ApiDoc } from "../api-doc";
+import { ok, type Route } from "../types";
+import { pathParam } from "./claims";
+
+export function groupBody(group: ConsumerGroupRow) {
+  return {
+    id: group.id,
+    ttlSeconds: group.ttlSeconds,
+    graceSeconds: group.graceSeconds,
+    effectiveGraceSeconds: effectiveGraceSeconds(group),
+    createdAt: group.createdAt.toISOString(),
+    updatedAt: group.updatedAt.toISOString(),
+  };
+}
+
+export function ttlChangeBody(change: TtlChangeRow) {
+  return { ...change, at: change.at.toISOString() };
+}
+
+export const consumerGroupRoutes: Route[] = [
+  {
+    method: "GET",
+    path: "/api/v1/consumer-groups",
+    handler: async (ctx) => {
+      const { db } = await ctx.store();
+      const groups = filterInScope(ctx.actor, "consumerGroups", await listConsumerGroups(db), (g) => g.id);
+      return ok({ defaultTtlSeconds: defaultTtlSeconds(), groups: groups.map(groupBody) });
+    },
+  },
+  {
+    method: "PUT",
+    path: "/api/v1/consumer-groups/:id",
+    handler: async (ctx) => {
+      const id = pathParam(consumerGroupIdSchema, "id", ctx.params[0]);
+      const input = await ctx.json(putConsumerGroupSchema);
+      const { db } = await ctx.store();
+      await guardDestructive(ctx.actor, db);
+      const result = await setGroupTtl(db, {
+        consumerGroup: id,
+        ttlSeconds: input.ttlSeconds,
+        graceSeconds: input.graceSeconds,
+        reason: input.reason,
+        actor: ctx.actor,
+      });
+      const body = {
+        group: groupBody(result.group),
+        created: result.created,
+        change: result.change ? ttlChangeBody(result.change) : null,
+      };
+      return ok(body, result.created ? 201 : 200);
+    },
+  },
+  {
+    method: "POST",
+    path: "/api/v1/consumer-groups/:id/ttl-preview",
+    handler: async (ctx) => {
+      const id = pathParam(consumerGroupIdSchema, "id", ctx.params[0]);
+      const { ttlSeconds } = await ctx.json(ttlPreviewRequestSchema);
+      const { db } = await ctx.store();
+      return ok(await previewTtlChange(db, id, ttlSeconds));
+    },
+  },
+  {
+    method: "GET",
+    path: "/api/v1/consumer-groups/:id/ttl-changes",
+    handler: async (ctx) => {
+      const id = pathParam(consumerGroupIdSchema, "id", ctx.params[0]);
+      const query = ttlChangesQuerySchema.parse(Object.fromEntries(ctx.url.searchParams));
+      const { db } = await ctx.store();
+      const changes = await listTtlChanges(db, id, { limit: query.limit, beforeId: query.before });
+      const last = changes.at(-1);
+      return ok({
+        changes: changes.map(ttlChangeBody),
+        nextBefore: changes.length === query.limit && last ? last.id : null,
+      });
+    },
+  },
+];
+
+export const consumerGroupDocs: ApiDoc[] = [
+  {
+    method: "GET",
+    path: "/api/v1/consumer-groups",
+    summary: "List consumer groups with their TTL windows",
+    tags: ["window"],
+    responses: { 200: consumerGroupListSchema, 503: errorSchema },
+  },
+  {
+    method: "PUT",
+    path: "/api/v1/consumer-groups/{id}",
+    summary: "Create a consumer group or change its TTL/grace; applies to existing records at once, audited",
+    tags: ["window"],
+    request: putConsumerGroupSchema,
+    responses: { 200: putConsumerGroupResponseSchema, 201: putConsumerGroupResponseSchema, 400: errorSchema, 503: errorSchema },
+  },
+  {
+    method: "POST",
+    path: "/api/v1/consumer-groups/{id}/ttl-preview",
+    summary: "What a TTL change would do to stored records, without saving it",
+    tags: ["window"],
+    request: ttlPreviewRequestSchema,
+    responses: { 200: ttlPreviewResponseSchema, 400: errorSchema, 503: errorSchema },
+  },
+  {
+    method: "GET",
+    path: "/api/v1/consumer-groups/{id}/ttl-changes",
+    summary: "History of a consumer group's TTL changes, newest first; query: limit (1-500, default 50), before (id)",
+    tags: ["window"],
+    responses: { 200: ttlChangesResponseSchema, 400: errorSchema, 503: errorSchema },
+  },
+];

@@ -1,0 +1,70 @@
+import { z } from "zod";
+import { saveService } from "@/lib/services/save-service";
+import { getKeyDetail, getService, getServices } from "@/lib/services/read-services";
+import { errorSchema, hashSchema } from "@/lib/validation/common";
+import { serviceSchema, serviceSettingsSchema } from "@/lib/validation/services";
+import { filterInScope } from "@/lib/auth/scopes";
+import type { ApiDoc } from "../api-doc";
+import { ok, type Route } from "../types";
+
+export const serviceRoutes: Route[] = [
+  {
+    method: "GET",
+    path: "/api/v1/services",
+    // A scoped token lists only its own services.
+    handler: async (ctx) => ok({ services: filterInScope(ctx.actor, "services", await getServices((await ctx.store()).db), (s) => s.id) }),
+  },
+  {
+    method: "GET",
+    path: "/api/v1/services/:id",
+    handler: async (ctx) => ok(await getService((await ctx.store()).db, ctx.params[0]!)),
+  },
+  {
+    method: "PUT",
+    path: "/api/v1/services/:id",
+    handler: async (ctx) => {
+      const input = await ctx.json(serviceSettingsSchema);
+      const { db } = await ctx.store();
+      const { service, created } = await saveService({ db, actor: ctx.actor, id: ctx.params[0]!, input });
+      return ok((await getService(db, service.id)), created ? 201 : 200);
+    },
+  },
+  {
+    method: "GET",
+    path: "/api/v1/services/:id/keys/:messageId",
+    handler: async (ctx) => ok(await getKeyDetail((await ctx.store()).db, ctx.params[0]!, ctx.params[1]!)),
+  },
+];
+
+const keyDetailSchema = z.object({
+  service: serviceSchema,
+  state: z.object({
+    serviceId: z.string(),
+    messageId: z.string(),
+    hash: hashSchema,
+    version: z.number().int(),
+    firstSeen: z.string(),
+    lastChanged: z.string(),
+  }),
+  versions: z.array(z.object({ version: z.number().int(), hash: hashSchema, payload: z.string(), recordedAt: z.string() })),
+});
+
+export const serviceDocs: ApiDoc[] = [
+  { method: "GET", path: "/api/v1/services", summary: "List services", tags: ["services"], responses: { 200: z.object({ services: z.array(serviceSchema) }) } },
+  { method: "GET", path: "/api/v1/services/{id}", summary: "Get a service", tags: ["services"], responses: { 200: serviceSchema, 404: errorSchema } },
+  {
+    method: "PUT",
+    path: "/api/v1/services/{id}",
+    summary: "Register a service or replace its settings (audited)",
+    tags: ["services"],
+    request: serviceSettingsSchema,
+    responses: { 200: serviceSchema, 201: serviceSchema, 400: errorSchema },
+  },
+  {
+    method: "GET",
+    path: "/api/v1/services/{id}/keys/{messageId}",
+    summary: "Stored state and kept payload versions of one key",
+    tags: ["services"],
+    responses: { 200: keyDetailSchema, 404: errorSchema },
+  },
+];

@@ -1,0 +1,65 @@
+import { sql } from "drizzle-orm";
+import { beforeAll, describe, expect, it } from "vitest";
+import { startTestApi, type TestApi } from "@/test/api-server";
+import { uniqueId } from "@/test/factories";
+import { createTestDatabase, type TestDatabase } from "@/test/test-db";
+
+let store: TestDatabase;
+let api: TestApi;
+
+beforeAll(async () => {
+  store = await createTestDatabase();
+  api = await startTestApi(async () => store);
+});
+
+describe("services API", () => {
+  it("registers, updates and lists a service, auditing each change", async () => {
+    const id = uniqueId("svc");
+    const created = await api.request("PUT", `/api/v1/services/${id}`, { displayName: "Orders", ignoredPaths: ["/meta/sentAt"], historyDepth: 5 });
+    expect(created.status).toBe(201);
+    expect(created.body).toMatchObject({ id, displayName: "Orders", ignoredPaths: ["/meta/sentAt"], historyDepth: 5 });
+    const updated = await api.request("PUT", `/api/v1/services/${id}`, { historyDepth: 0 });
+    expect(updated.status).toBe(200);
+    expect(updated.body).toMatchObject({ displayName: "Orders", ignoredPaths: [], historyDepth: 0 });
+    const listed = await api.request("GET", "/api/v1/services");
+    expect(listed.body.services.map((s: { id: string }) => s.id)).toContain(id);
+    const audit = await store.db.execute<{ action: string }>(sql`select action from audit_log where target = ${`service:${id}`} order by id`);
+    expect((audit.rows as { action: string }[]).map((r) => r.action)).toEqual(["service.create", "service.update"]);
+  });
+
+  it("refuses invalid settings with the field", async () => {
+    const id = uniqueId("svc");
+    const badPointer = await api.request("PUT", `/api/v1/services/${id}`, { ignoredPaths: ["meta/sentAt"] });
+    expect(badPointer.status).toBe(400);
+    expect(badPointer.body.error.field).toBe("ignoredPaths[0]");
+    const badDepth = await api.request("PUT", `/api/v1/services/${id}`, { historyDepth: 1000 });
+    expect(badDepth.status).toBe(400);
+    expect(badDepth.body.error.field).toBe("historyDepth");
+    expect((await api.request("GET", `/api/v1/services/${id}`)).status).toBe(404);
+  });
+
+  it("answers 404 for an unknown service or key", async () => {
+    expect((await api.request("GET", "/api/v1/services/unknown-svc")).status).toBe(404);
+    const id = uniqueId("svc");
+    await api.request("PUT", `/api/v1/services/${id}`, {});
+    const key = await api.request("GET", `/api/v1/services/${id}/keys/none`);
+    expect(key.status).toBe(404);
+    expect(key.body.error.field).toBe("messageId");
+  });
+
+  it("serves an OpenAPI 3.1 document built from the request schemas", async () => {
+    const doc = await api.request("GET", "/api/v1/openapi.json");
+    expect(doc.status).toBe(200);
+    expect(doc.body.openapi).toBe("3.1.0");
+    const check = doc.body.paths["/api/v1/check"].post;
+    const schema = check.requestBody.content["application/json"].schema;
+    expect(schema.required).toEqual(expect.arrayContaining(["serviceId", "messageId", "payload"]));
+    expect(Object.keys(check.responses)).toEqual(expect.arrayContaining(["200", "400", "404", "413", "503"]));
+  });
+
+  it("reports the store in /api/health", async () => {
+    const health = await api.request("GET", "/api/health");
+    expect(health.status).toBe(200);
+    expect(health.body).toMatchObject({ status: "ok", store: { reachable: true, kind: "postgres" } });
+  });
+});

@@ -1,0 +1,93 @@
+import http from "node:http";
+import { closeStore, getDb, getStore } from "@/db/client";
+import { isStoreUnavailable } from "@/db/unavailable";
+import { authEnv } from "@/lib/auth/auth-env";
+import { bootstrapAuth } from "@/lib/auth/bootstrap";
+import { stampClientAddress } from "@/lib/auth/client-address";
+import { createApiHandler } from "@/lib/http/api-handler";
+import { isApiPath } from "@/lib/http/is-api-path";
+import { answerClientError } from "@/lib/http/client-error";
+import { createApiRoutes } from "@/lib/http/routes";
+import { startDemo } from "@/lib/demo/start-demo";
+import { startCleanupSchedule } from "@/lib/dedup/window/cleanup";
+import { cleanupPassObserver } from "@/lib/metrics";
+import { stats } from "@/lib/stats/recorder";
+
+const dev = process.env.WEIR_DEV === "1";
+const host = process.env.HOST ?? "127.0.0.1";
+const port = Number(process.env.PORT ?? 3000);
+// Serves the machine API alone, without loading Next (benchmarks, API-only nodes, no `next build` needed).
+const apiOnly = process.env.WEIR_API_ONLY === "1";
+
+/**
+ * Opens the store at boot and prepares sign-in (first admin, demo admin and token);
+ * a database that is down is not fatal (the API answers 503 until it is back).
+ */
+async function openStoreAtBoot(): Promise<{ demoToken?: string }> {
+  try {
+    const store = await getStore();
+    console.log(`[weir] store: ${store.kind === "pglite" ? "embedded PGlite" : "PostgreSQL"}`);
+    return await bootstrapAuth(store.db);
+  } catch (err) {
+    if (!isStoreUnavailable(err)) throw err;
+    console.error(`[weir] store unreachable at boot (${(err as Error).message}); answering 503 until it is back`);
+    return {};
+  }
+}
+
+async function prepareNext(): Promise<(req: http.IncomingMessage, res: http.ServerResponse) => Promise<void>> {
+  // Loaded here, not at the top: an API-only node never pays Next's memory.
+  const { default: next } = await import("next");
+  const app = next({ dev, dir: process.cwd(), hostname: host, port, customServer: true });
+  await app.prepare();
+  return app.getRequestHandler();
+}
+
+async function consoleDisabled(_req: http.IncomingMessage, res: http.ServerResponse): Promise<void> {
+  res.writeHead(404, { "content-type": "text/plain; charset=utf-8" }).end("the console is not served by this node (WEIR_API_ONLY=1)\n");
+}
+
+async function main(): Promise<void> {
+  const { demoToken } = await openStoreAtBoot();
+  const { trustedProxyHops } = authEnv();
+  const handleNext = apiOnly ? consoleDisabled : await prepareNext();
+  const handleApi = createApiHandler(createApiRoutes(getStore), getStore);
+  stats.start(getDb);
+  const cleanup = startCleanupSchedule(getDb, Number(process.env.WEIR_CLEANUP_INTERVAL_MS ?? 60_000), { onPass: cleanupPassObserver(getDb) });
+
+  const server = http.createServer((req, res) => {
+    stampClientAddress(req, trustedProxyHops);
+    if (isApiPath(req.url)) return void handleApi(req, res);
+    handleNext(req, res).catch((err: Error) => {
+      console.error("[weir] console request failed:", err);
+      if (!res.headersSent) res.writeHead(500).end("internal error");
+    });
+  });
+  server.on("clientError", answerClientError);
+  server.keepAliveTimeout = 65_000;
+  server.requestTimeout = 30_000;
+  server.listen(port, host, () => {
+    console.log(`[weir] ${apiOnly ? "API only" : "console and API"} on http://${host === "0.0.0.0" ? "localhost" : host}:${port}`);
+    if (demoToken) {
+      startDemo(`http://127.0.0.1:${port}`, demoToken);
+      console.log("[weir] demo: the console signs you in automatically as the demo admin");
+    }
+  });
+
+  const shutdown = async (signal: string) => {
+    console.log(`[weir] ${signal}: shutting down`);
+    server.close();
+    stats.stop();
+    await cleanup.stop();
+    await getDb().then((db) => stats.flush(db)).catch(() => undefined);
+    await closeStore().catch(() => undefined);
+    process.exit(0);
+  };
+  process.once("SIGINT", () => void shutdown("SIGINT"));
+  process.once("SIGTERM", () => void shutdown("SIGTERM"));
+}
+
+main().catch((err: Error) => {
+  console.error(`[weir] failed to start: ${err.message}`);
+  process.exit(1);
+});
