@@ -1,0 +1,29 @@
+import { createApiToken } from "@/lib/auth/tokens/create-token";
+import { cliActor, withStore } from "../store";
+import type { GlobalOptions } from "../main";
+import type { CreateTokenOptions } from "../commands/tokens";
+
+export async function runCreateToken(options: CreateTokenOptions, globals: GlobalOptions): Promise<void> {
+  const every = options.all ? ["*"] : undefined;
+  const { databaseUrl } = globals;
+  await withStore({ databaseUrl }, async ({ db }) => {
+    const created = await createApiToken({
+      db,
+      actor: cliActor(options.actor),
+      input: {
+        name: options.name,
+        role: options.role,
+        services: every ?? options.service ?? [],
+        consumerGroups: every ?? options.group ?? [],
+        idempotencyScopes: every ?? options.scope ?? [],
+        expiresInDays: options.expiresInDays,
+        reason: options.reason,
+      },
+    });
+    if (options.json) return console.log(JSON.stringify(created));
+    const d = created.details;
+    console.error(`created ${d.role} token ${d.id} "${d.name}": services [${d.services.join(", ")}], groups [${d.consumerGroups.join(", ")}], scopes [${d.idempotencyScopes.join(", ")}]${d.expiresAt ? `, expires ${d.expiresAt}` : ""}`);
+    console.error("the secret below is shown once; store it now");
+    console.log(created.token);
+  });
+}

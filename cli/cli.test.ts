@@ -1,0 +1,182 @@
+import { spawn } from "node:child_process";
+import { mkdtemp, readFile } from "node:fs/promises";
+import net from "node:net";
+import os from "node:os";
+import path from "node:path";
+import { sql } from "drizzle-orm";
+import { beforeAll, describe, expect, it } from "vitest";
+import { checkMany } from "@/lib/dedup/last-seen/check";
+import { createTestToken } from "@/lib/client/token.fixture";
+import { startTestApi } from "@/test/api-server";
+import { createService } from "@/test/factories";
+import { createTestDatabase, type TestDatabase } from "@/test/test-db";
+
+const BIN = path.resolve(import.meta.dirname, "../bin/weir.mjs");
+
+interface Run {
+  code: number | null;
+  stdout: string;
+  stderr: string;
+}
+
+let store: TestDatabase;
+/** One service per test that reads or changes keys, so the tests can run side by side. */
+let exported: string;
+let resetting: string;
+
+/** Runs `weir <args>` as an operator would, against this file's database. */
+function weir(args: string[], env: Record<string, string> = {}, input?: string): Promise<Run> {
+  return new Promise((resolve) => {
+    const child = spawn(process.execPath, [BIN, ...args], {
+      cwd: os.tmpdir(),
+      env: { ...process.env, DATABASE_URL: store.url, ...env },
+      stdio: ["pipe", "pipe", "pipe"],
+    });
+    let stdout = "";
+    let stderr = "";
+    child.stdout.on("data", (chunk) => (stdout += chunk));
+    child.stderr.on("data", (chunk) => (stderr += chunk));
+    child.stdin.end(input ?? "");
+    child.on("close", (code) => resolve({ code, stdout, stderr }));
+  });
+}
+
+const count = async (query: ReturnType<typeof sql>) => Number((await store.db.execute<{ n: number }>(query)).rows[0]!.n);
+
+beforeAll(async () => {
+  store = await createTestDatabase();
+  for (const prefix of ["cli-export", "cli-reset"]) {
+    const serviceId = await createService(store.db, {}, prefix);
+    await checkMany(store.db, Array.from({ length: 150 }, (_, i) => ({ serviceId, messageId: `K-${String(i).padStart(3, "0")}`, payload: { i } })));
+    if (prefix === "cli-export") exported = serviceId;
+    else resetting = serviceId;
+  }
+});
+
+describe("weir CLI", () => {
+  it("prints help with every command, and exits 2 on bad usage", async () => {
+    const help = await weir(["--help"]);
+    expect(help.code).toBe(0);
+    for (const command of ["migrate", "reset", "export", "cleanup", "users", "tokens", "simulate"]) expect(help.stdout).toContain(command);
+    expect(help.stdout).toContain("Exit codes");
+    const unknown = await weir(["frobnicate"]);
+    expect(unknown.code).toBe(2);
+    expect(unknown.stderr).toContain("unknown command");
+    expect((await weir(["export"])).stderr).toContain("--service");
+  });
+
+  it("migrates, and says so; an unreachable database exits 3", async () => {
+    const run = await weir(["migrate"]);
+    expect(run.code).toBe(0);
+    expect(run.stdout).toMatch(/schema up to date \(\d+ migrations\)/);
+    expect(run.stdout).not.toContain("password");
+    const down = await weir(["migrate", "--database-url", "postgres://postgres@127.0.0.1:1/nowhere"], { WEIR_PG_CONNECT_TIMEOUT_MS: "500" });
+    expect(down.code).toBe(3);
+    expect(down.stderr).toContain("the database is unreachable");
+  });
+
+  it("exports a service's keys as NDJSON and CSV", async () => {
+    const ndjson = await weir(["export", "--service", exported, "--prefix", "K-00"]);
+    expect(ndjson.code).toBe(0);
+    const lines = ndjson.stdout.trim().split("\n").map((line) => JSON.parse(line));
+    expect(lines).toHaveLength(10);
+    lines.sort((a, b) => a.messageId.localeCompare(b.messageId));
+    expect(lines[0]).toMatchObject({ serviceId: exported, messageId: "K-000", version: 1, hash: expect.stringMatching(/^[0-9a-f]{64}$/) });
+    expect(ndjson.stderr).toContain("exported 10 keys");
+
+    const out = path.join(await mkdtemp(path.join(os.tmpdir(), "weir-export-")), "keys.csv");
+    const csv = await weir(["export", "--service", exported, "--format", "csv", "-o", out, "--page-size", "40"]);
+    expect(csv.code).toBe(0);
+    const rows = (await readFile(out, "utf8")).trim().split("\n");
+    expect(rows[0]).toBe("service_id,message_id,version,hash,first_seen,last_changed");
+    expect(rows).toHaveLength(151);
+    expect(new Set(rows).size).toBe(151);
+
+    const missing = await weir(["export", "--service", "no-such-service"]);
+    expect(missing.code).toBe(4);
+    expect(missing.stderr).toContain("not registered");
+  });
+
+  it("resets like the console: dry run, reason required, confirmation, audit, undo", async () => {
+    const dry = await weir(["reset", "--service", resetting, "--key", "K-001", "--dry-run"]);
+    expect(dry.code).toBe(0);
+    expect(dry.stdout).toContain("would reset 1 keys");
+    const noReason = await weir(["reset", "--service", resetting, "--key", "K-001"]);
+    expect(noReason.code).toBe(2);
+    expect(noReason.stderr).toContain("--reason is required");
+    const big = await weir(["reset", "--service", resetting, "--all", "--reason", "replay"]);
+    expect(big.code).toBe(4);
+    expect(big.stderr).toContain(`--confirm ${resetting}`);
+
+    const one = await weir(["reset", "--service", resetting, "--key", "K-001", "--key", "K-002", "--reason", "replay INC-1", "--actor", "ops-alice"]);
+    expect(one.code).toBe(0);
+    expect(one.stdout).toMatch(/reset #\d+ done: 2 of 2 keys/);
+    expect(await count(sql`select count(*)::int as n from last_seen where service_id = ${resetting} and message_id in ('K-001', 'K-002')`)).toBe(0);
+    expect(await count(sql`select count(*)::int as n from audit_log where actor = 'cli:ops-alice' and action = 'reset.start' and reason = 'replay INC-1'`)).toBe(1);
+
+    const batchId = /reset #(\d+)/.exec(one.stdout)![1]!;
+    const undo = await weir(["undo-reset", batchId, "--reason", "wrong keys"]);
+    expect(undo.code).toBe(0);
+    expect(undo.stdout).toContain("2 keys restored");
+    expect(await count(sql`select count(*)::int as n from last_seen where service_id = ${resetting}`)).toBe(150);
+
+    const all = await weir(["reset", "--service", resetting, "--all", "--reason", "reindex", "--confirm", resetting]);
+    expect(all.code).toBe(0);
+    expect(all.stdout).toContain("150 of 150 keys");
+  });
+
+  it("runs cleanup passes", async () => {
+    await store.db.execute(sql`insert into consumer_groups (id, ttl_seconds, grace_seconds) values ('cli-cleanup', 1, 0)`);
+    await store.db.execute(sql`insert into window_records (consumer_group, message_id, claimed_at) select 'cli-cleanup', 'm-' || g, now() - interval '1 hour' from generate_series(1, 120) g`);
+    const run = await weir(["cleanup", "--batch-size", "50"]);
+    expect(run.code).toBe(0);
+    expect(run.stdout).toMatch(/removed \d+ rows \(\d+ window records, \d+ idempotency keys\)/);
+    expect(Number(/\((\d+) window records/.exec(run.stdout)![1])).toBeGreaterThanOrEqual(120);
+    expect(await count(sql`select count(*)::int as n from window_records where consumer_group = 'cli-cleanup'`)).toBe(0);
+    expect((await weir(["cleanup", "--batch-size", "0"])).code).toBe(2);
+  });
+
+  it("creates users and tokens through the access-control verbs", async () => {
+    const user = await weir(["users", "create", "--email", "Oncall@Example.com", "--role", "operator", "--actor", "root"]);
+    expect(user.code).toBe(0);
+    expect(user.stdout).toContain("created operator oncall@example.com");
+    expect(user.stdout).toMatch(/password \(shown once\): \S{20,}/);
+    const again = await weir(["users", "create", "--email", "oncall@example.com", "--password-stdin"], {}, "correct horse battery staple\n");
+    expect(again.code).toBe(4);
+    expect(again.stderr).toContain("already exists");
+
+    const token = await weir(["tokens", "create", "--name", "billing prod", "--service", exported, "--reason", "new adapter"]);
+    expect(token.code).toBe(0);
+    const secret = token.stdout.trim();
+    expect(token.stderr).toContain(`services [${exported}]`);
+    const api = await startTestApi(async () => store);
+    const allowed = await api.request("POST", "/api/v1/check", { serviceId: exported, messageId: "via-token", payload: 1 }, { authorization: `Bearer ${secret}` });
+    expect(allowed.status).toBe(200);
+    const other = await api.request("POST", "/api/v1/check", { serviceId: "someone-else", messageId: "x", payload: 1 }, { authorization: `Bearer ${secret}` });
+    expect(other.status).toBe(403);
+  });
+
+  it("simulates realistic traffic through a running weir", async () => {
+    const api = await startTestApi(async () => store);
+    const token = await createTestToken(store.db);
+    const run = await weir(["simulate", "--url", api.url, "--token", token, "--orders", "30", "--rounds", "3", "--redelivery", "0.2"]);
+    expect(run.code).toBe(0);
+    const decisions = /checks: (\d+) \(new (\d+), changed (\d+), duplicate (\d+)\)/.exec(run.stdout);
+    expect(decisions).not.toBeNull();
+    expect(Number(decisions![2])).toBe(30 * 4);
+    expect(Number(decisions![3])).toBeGreaterThan(0);
+    expect(Number(decisions![4])).toBeGreaterThan(0);
+    expect(run.stdout).toMatch(/claims: \d+ \(new 90, duplicate [1-9]\d*/);
+    expect(await count(sql`select count(*)::int as n from services where id = 'orders-projection'`)).toBe(1);
+
+    expect((await weir(["simulate", "--url", api.url], { WEIR_TOKEN: "" })).code).toBe(2);
+    const closed = net.createServer();
+    await new Promise<void>((resolve) => closed.listen(0, "127.0.0.1", resolve));
+    const { port } = closed.address() as net.AddressInfo;
+    await new Promise((resolve) => closed.close(resolve));
+    const down = await weir(["simulate", "--url", `http://127.0.0.1:${port}`, "--token", token, "--orders", "1", "--rounds", "1", "--retries", "1"]);
+    expect(down.code).toBe(3);
+    expect(down.stderr).toContain("cannot reach weir");
+    expect(down.stderr).not.toContain("outcome is unknown");
+  });
+});

@@ -1,0 +1,41 @@
+import { Option, type Command } from "commander";
+import type { GlobalOptions } from "../main";
+import { collect, positiveInt } from "./options";
+
+export interface CreateTokenOptions {
+  name: string;
+  role: "service" | "viewer" | "operator" | "admin";
+  service?: string[];
+  group?: string[];
+  scope?: string[];
+  all?: boolean;
+  expiresInDays?: number;
+  reason?: string;
+  actor?: string;
+  json?: boolean;
+}
+
+export function tokensCommand(program: Command, globals: () => GlobalOptions): void {
+  const tokens = program.command("tokens").description("API tokens for services and automation");
+  tokens
+    .command("create")
+    .description("create an API token scoped to services, consumer groups and idempotency scopes; prints the secret once")
+    .requiredOption("--name <name>", "what the token is for, e.g. \"billing-adapter prod\"")
+    .addOption(new Option("--role <role>", "what it may do").choices(["service", "viewer", "operator", "admin"]).default("service"))
+    .option("--service <id>", "a service it may check and read (repeatable, comma-separated, '*' for all)", collect)
+    .option("--group <id>", "a consumer group it may claim in (repeatable, '*' for all)", collect)
+    .option("--scope <id>", "an idempotency scope it may use (repeatable, '*' for all)", collect)
+    .option("--all", "every service, group and scope (\"*\" for each): e.g. for Prometheus or an operator")
+    .option("--expires-in-days <days>", "expiry (default: never)", positiveInt)
+    .option("--reason <why>", "why, for the audit log")
+    .option("--actor <name>", "who to name in the audit log (default: the OS user)")
+    .option("--json", "print the secret and the token's details as JSON")
+    .addHelpText(
+      "after",
+      `
+Examples:
+  $ weir tokens create --name "billing-adapter prod" --service billing-adapter --scope payments
+  $ weir tokens create --name prometheus --role viewer --all`,
+    )
+    .action(async (options: CreateTokenOptions) => (await import("../actions/tokens")).runCreateToken(options, globals()));
+}

@@ -1,0 +1,23 @@
+import { Option, type Command } from "commander";
+import type { GlobalOptions } from "../main";
+
+export interface CreateUserOptions {
+  email: string;
+  name?: string;
+  role: "viewer" | "operator" | "admin";
+  passwordStdin?: boolean;
+  actor?: string;
+}
+
+export function usersCommand(program: Command, globals: () => GlobalOptions): void {
+  const users = program.command("users").description("console users");
+  users
+    .command("create")
+    .description("create a console user (the first admin, or anyone, without signing in), audited")
+    .requiredOption("--email <email>", "the sign-in email")
+    .option("--name <name>", "display name (default: the email's local part)")
+    .addOption(new Option("--role <role>", "console role").choices(["viewer", "operator", "admin"]).default("viewer"))
+    .option("--password-stdin", "read the password from stdin (otherwise a strong one is generated and printed once)")
+    .option("--actor <name>", "who to name in the audit log (default: the OS user)")
+    .action(async (options: CreateUserOptions) => (await import("../actions/users")).runCreateUser(options, globals()));
+}

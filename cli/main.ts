@@ -1,0 +1,65 @@
+import { Command, CommanderError } from "commander";
+import { cleanupCommand } from "./commands/cleanup";
+import { exportCommand } from "./commands/export";
+import { migrateCommand } from "./commands/migrate";
+import { resetCommand } from "./commands/reset";
+import { simulateCommand } from "./commands/simulate";
+import { tokensCommand } from "./commands/tokens";
+import { usersCommand } from "./commands/users";
+import { EXIT } from "./exit-codes";
+
+export interface GlobalOptions {
+  databaseUrl?: string;
+  quiet?: boolean;
+}
+
+const EPILOGUE = `
+The store: --database-url, else DATABASE_URL, else the embedded PGlite folder
+(WEIR_DATA_DIR, default .weir-data/pglite; stop weir first, one process holds it).
+
+Exit codes: 0 done, 1 failed, 2 bad usage or input, 3 database or weir
+unreachable (nothing was changed), 4 refused (not found, needs --confirm, conflict).`;
+
+export function buildProgram(): Command {
+  const program = new Command()
+    .name("weir")
+    .description("operate weir: migrations, resets before a replay, exports, cleanup, users, tokens and simulated traffic")
+    .version(process.env.npm_package_version ?? "0.1.0")
+    .option("--database-url <url>", "PostgreSQL URL (default: DATABASE_URL)")
+    .option("-q, --quiet", "no progress bars")
+    .showHelpAfterError("(run with --help for usage)")
+    .addHelpText("after", EPILOGUE)
+    .exitOverride();
+  const globals = () => program.opts<GlobalOptions>();
+  for (const add of [migrateCommand, resetCommand, exportCommand, cleanupCommand, usersCommand, tokensCommand, simulateCommand]) {
+    add(program, globals);
+  }
+  for (const command of program.commands) {
+    command.exitOverride();
+    for (const sub of command.commands) sub.exitOverride();
+  }
+  return program;
+}
+
+/** Runs the CLI and returns its exit code; errors are printed as one readable line. */
+export async function main(argv: string[]): Promise<number> {
+  const program = buildProgram();
+  if (argv.length <= 2) {
+    program.outputHelp();
+    return EXIT.usage;
+  }
+  try {
+    await program.parseAsync(argv);
+    return EXIT.ok;
+  } catch (err) {
+    if (err instanceof CommanderError) {
+      // Commander has printed the message or the help already.
+      if (err.code === "commander.helpDisplayed" || err.code === "commander.version" || err.code === "commander.help") return EXIT.ok;
+      return EXIT.usage;
+    }
+    const { describeError } = await import("./errors");
+    const { message, exitCode } = describeError(err);
+    console.error(`weir: ${message}`);
+    return exitCode;
+  }
+}

@@ -1,0 +1,208 @@
+import { WeirProtocolError } from "./errors";
+import { batchDecisions, checkDecision, claimDecision } from "./guards";
+import { apiError, Transport, type CallOptions, type TransportOptions } from "./transport";
+import type {
+  ApiToken,
+  BeginInput,
+  BeginResult,
+  CheckRequest,
+  CheckResponse,
+  ClaimRequest,
+  ClaimResponse,
+  CleanupRequest,
+  CleanupResponse,
+  CompleteInput,
+  CompleteResponse,
+  ConsumerGroupList,
+  CreatedToken,
+  CreateTokenInput,
+  CreateUserInput,
+  Health,
+  IdempotencyScope,
+  KeyDetail,
+  PutConsumerGroupInput,
+  PutConsumerGroupResponse,
+  PutScopeInput,
+  PutScopeResponse,
+  ReleaseInput,
+  ReleaseResponse,
+  Service,
+  ServiceSettings,
+  SetUserRoleInput,
+  TtlChanges,
+  TtlPreview,
+  User,
+} from "./types";
+
+export type WeirClientOptions = TransportOptions;
+
+const seg = encodeURIComponent;
+
+/** A typed client for every endpoint of weir's machine API. */
+export class WeirClient {
+  readonly transport: Transport;
+
+  constructor(options: WeirClientOptions) {
+    this.transport = new Transport(options);
+  }
+
+  private async get<T>(path: string, call?: CallOptions): Promise<T> {
+    return (await this.transport.json<T>("GET", path, undefined, call)).body;
+  }
+
+  // ---- last-seen dedup ----
+
+  async check(input: CheckRequest, call?: CallOptions): Promise<CheckResponse> {
+    const { body, requestId } = await this.transport.json("POST", "/api/v1/check", input, call);
+    return checkDecision(body, input, requestId);
+  }
+
+  /** Up to 1000 checks; results in the items' order. */
+  async checkBatch(items: readonly CheckRequest[], call?: CallOptions): Promise<CheckResponse[]> {
+    const { body, requestId } = await this.transport.json("POST", "/api/v1/check/batch", { items }, call);
+    return batchDecisions(body, items, requestId, checkDecision);
+  }
+
+  // ---- window dedup ----
+
+  async claim(input: ClaimRequest, call?: CallOptions): Promise<ClaimResponse> {
+    const { body, requestId } = await this.transport.json("POST", "/api/v1/claim", input, call);
+    return claimDecision(body, input, requestId);
+  }
+
+  async claimBatch(items: readonly ClaimRequest[], call?: CallOptions): Promise<ClaimResponse[]> {
+    const { body, requestId } = await this.transport.json("POST", "/api/v1/claim/batch", { items }, call);
+    return batchDecisions(body, items, requestId, claimDecision);
+  }
+
+  listConsumerGroups(call?: CallOptions): Promise<ConsumerGroupList> {
+    return this.get("/api/v1/consumer-groups", call);
+  }
+
+  async putConsumerGroup(id: string, input: PutConsumerGroupInput, call?: CallOptions): Promise<PutConsumerGroupResponse> {
+    return (await this.transport.json<PutConsumerGroupResponse>("PUT", `/api/v1/consumer-groups/${seg(id)}`, input, call)).body;
+  }
+
+  /** What a TTL change would do, without saving it. */
+  async previewTtl(id: string, ttlSeconds: number, call?: CallOptions): Promise<TtlPreview> {
+    return (await this.transport.json<TtlPreview>("POST", `/api/v1/consumer-groups/${seg(id)}/ttl-preview`, { ttlSeconds }, call)).body;
+  }
+
+  ttlChanges(id: string, query: { limit?: number; before?: number } = {}, call?: CallOptions): Promise<TtlChanges> {
+    const params = new URLSearchParams();
+    if (query.limit !== undefined) params.set("limit", String(query.limit));
+    if (query.before !== undefined) params.set("before", String(query.before));
+    const qs = params.size > 0 ? `?${params}` : "";
+    return this.get(`/api/v1/consumer-groups/${seg(id)}/ttl-changes${qs}`, call);
+  }
+
+  async cleanup(input: CleanupRequest = {}, call?: CallOptions): Promise<CleanupResponse> {
+    return (await this.transport.json<CleanupResponse>("POST", "/api/v1/cleanup", input, call)).body;
+  }
+
+  // ---- idempotency keys ----
+
+  /** Begins the work behind a key. In progress (409) and mismatch (422) are outcomes, not exceptions. */
+  async begin(scope: string, input: BeginInput, call?: CallOptions): Promise<BeginResult> {
+    const response = await this.transport.send("POST", `/api/v1/idempotency/${seg(scope)}/begin`, input, call);
+    const body = response.body as { outcome?: unknown; error?: Record<string, unknown> } | undefined;
+    if ((response.status === 201 && body?.outcome === "started") || (response.status === 200 && body?.outcome === "completed")) {
+      return body as BeginResult;
+    }
+    const error = body?.error;
+    if (response.status === 409 && error?.code === "in_progress") {
+      return { outcome: "in_progress", scope, key: input.key, attempt: Number(error.attempt), lockedUntil: String(error.lockedUntil), message: String(error.message) };
+    }
+    if (response.status === 422 && error?.code === "mismatch") {
+      return { outcome: "mismatch", scope, key: input.key, storedHash: String(error.storedHash), requestHash: String(error.requestHash), message: String(error.message) };
+    }
+    if (response.status < 300) throw new WeirProtocolError("begin: the answer carries no outcome", response.requestId);
+    throw apiError(response);
+  }
+
+  async complete(scope: string, input: CompleteInput, call?: CallOptions): Promise<CompleteResponse> {
+    return (await this.transport.json<CompleteResponse>("POST", `/api/v1/idempotency/${seg(scope)}/complete`, input, call)).body;
+  }
+
+  /** Gives a started key back so a retry can begin it again. Safe to repeat. */
+  async release(scope: string, input: ReleaseInput, call?: CallOptions): Promise<ReleaseResponse> {
+    return (await this.transport.json<ReleaseResponse>("POST", `/api/v1/idempotency/${seg(scope)}/release`, input, call)).body;
+  }
+
+  getScope(id: string, call?: CallOptions): Promise<IdempotencyScope> {
+    return this.get(`/api/v1/idempotency-scopes/${seg(id)}`, call);
+  }
+
+  async putScope(id: string, input: PutScopeInput, call?: CallOptions): Promise<PutScopeResponse> {
+    return (await this.transport.json<PutScopeResponse>("PUT", `/api/v1/idempotency-scopes/${seg(id)}`, input, call)).body;
+  }
+
+  // ---- services ----
+
+  async listServices(call?: CallOptions): Promise<Service[]> {
+    return (await this.get<{ services: Service[] }>("/api/v1/services", call)).services;
+  }
+
+  getService(id: string, call?: CallOptions): Promise<Service> {
+    return this.get(`/api/v1/services/${seg(id)}`, call);
+  }
+
+  async putService(id: string, settings: ServiceSettings, call?: CallOptions): Promise<Service> {
+    return (await this.transport.json<Service>("PUT", `/api/v1/services/${seg(id)}`, settings, call)).body;
+  }
+
+  getKey(serviceId: string, messageId: string, call?: CallOptions): Promise<KeyDetail> {
+    return this.get(`/api/v1/services/${seg(serviceId)}/keys/${seg(messageId)}`, call);
+  }
+
+  // ---- access (admin tokens) ----
+
+  async listTokens(query: { includeRevoked?: boolean } = {}, call?: CallOptions): Promise<ApiToken[]> {
+    const qs = query.includeRevoked ? "?includeRevoked=true" : "";
+    return (await this.get<{ tokens: ApiToken[] }>(`/api/v1/tokens${qs}`, call)).tokens;
+  }
+
+  /** The secret is in the answer once; weir keeps only its hash. */
+  async createToken(input: CreateTokenInput, call?: CallOptions): Promise<CreatedToken> {
+    return (await this.transport.json<CreatedToken>("POST", "/api/v1/tokens", input, call)).body;
+  }
+
+  async revokeToken(id: string, reason?: string, call?: CallOptions): Promise<ApiToken> {
+    const body = reason === undefined ? undefined : { reason };
+    return (await this.transport.json<{ token: ApiToken }>("DELETE", `/api/v1/tokens/${seg(id)}`, body, call)).body.token;
+  }
+
+  async listUsers(call?: CallOptions): Promise<(User & { createdAt: string })[]> {
+    return (await this.get<{ users: (User & { createdAt: string })[] }>("/api/v1/users", call)).users;
+  }
+
+  async createUser(input: CreateUserInput, call?: CallOptions): Promise<User> {
+    return (await this.transport.json<User>("POST", "/api/v1/users", input, call)).body;
+  }
+
+  async setUserRole(id: string, input: SetUserRoleInput, call?: CallOptions): Promise<User> {
+    return (await this.transport.json<User>("PUT", `/api/v1/users/${seg(id)}/role`, input, call)).body;
+  }
+
+  // ---- operations ----
+
+  /** The store's reachability; a 503 here is an answer ("unavailable"), returned without retries. */
+  async health(call?: CallOptions): Promise<Health> {
+    const response = await this.transport.send("GET", "/api/health", undefined, { retries: 0, ...call });
+    if (response.status !== 200 && response.status !== 503) throw apiError(response);
+    return response.body as Health;
+  }
+
+  /** Prometheus text exposition. */
+  async metrics(call?: CallOptions): Promise<string> {
+    return (await this.transport.json<string>("GET", "/api/metrics", undefined, call)).body;
+  }
+
+  openApi(call?: CallOptions): Promise<Record<string, unknown>> {
+    return this.get("/api/v1/openapi.json", call);
+  }
+}
+
+export function createWeirClient(options: WeirClientOptions): WeirClient {
+  return new WeirClient(options);
+}

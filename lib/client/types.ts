@@ -1,0 +1,104 @@
+import type { z } from "zod";
+import type {
+  checkBatchResponseSchema,
+  checkRequestSchema,
+  checkResponseSchema,
+  decisionSchema,
+} from "../validation/check";
+import type {
+  beginCompletedSchema,
+  beginStartedSchema,
+  completeRequestSchema,
+  completeResponseSchema,
+  inProgressErrorSchema,
+  mismatchErrorSchema,
+  putScopeResponseSchema,
+  putScopeSchema,
+  releaseRequestSchema,
+  releaseResponseSchema,
+  scopeSchema,
+  storedResponseSchema,
+} from "../validation/idempotency";
+import type { serviceSchema, serviceSettingsSchema } from "../validation/services";
+import type { createdTokenSchema, createTokenSchema, createUserSchema, setUserRoleSchema, tokenSchema } from "../validation/tokens";
+import type {
+  claimBatchResponseSchema,
+  claimRequestSchema,
+  claimResponseSchema,
+  cleanupRequestSchema,
+  cleanupResponseSchema,
+  consumerGroupListSchema,
+  putConsumerGroupResponseSchema,
+  putConsumerGroupSchema,
+  ttlChangesResponseSchema,
+  ttlPreviewResponseSchema,
+} from "../validation/window";
+
+// Every type here is derived from the zod schemas the server validates with,
+// so the client and the API cannot drift apart silently.
+
+/** The payload may be any JSON-serialisable value (interfaces included). */
+export type CheckRequest = Omit<z.input<typeof checkRequestSchema>, "payload"> & { payload: unknown };
+export type CheckResponse = z.output<typeof checkResponseSchema>;
+export type CheckBatchResponse = z.output<typeof checkBatchResponseSchema>;
+export type Decision = z.output<typeof decisionSchema>;
+
+export type ClaimRequest = z.input<typeof claimRequestSchema>;
+export type ClaimResponse = z.output<typeof claimResponseSchema>;
+export type ClaimBatchResponse = z.output<typeof claimBatchResponseSchema>;
+
+export type ServiceSettings = z.input<typeof serviceSettingsSchema>;
+export type Service = z.output<typeof serviceSchema>;
+export interface KeyDetail {
+  service: Service;
+  state: { serviceId: string; messageId: string; hash: string; version: number; firstSeen: string; lastChanged: string };
+  versions: { version: number; hash: string; payload: string; recordedAt: string }[];
+}
+
+export type ConsumerGroupList = z.output<typeof consumerGroupListSchema>;
+export type PutConsumerGroupInput = z.input<typeof putConsumerGroupSchema>;
+export type PutConsumerGroupResponse = z.output<typeof putConsumerGroupResponseSchema>;
+export type TtlPreview = z.output<typeof ttlPreviewResponseSchema>;
+export type TtlChanges = z.output<typeof ttlChangesResponseSchema>;
+
+export type CleanupRequest = z.input<typeof cleanupRequestSchema>;
+export type CleanupResponse = z.output<typeof cleanupResponseSchema>;
+
+/** The request behind an idempotency key: the request itself (hashed by weir) or its structural hash. */
+export type RequestIdentity = { request: unknown; requestHash?: never } | { requestHash: string; request?: never };
+export type BeginInput = { key: string } & RequestIdentity;
+export type StoredResponse = z.input<typeof storedResponseSchema>;
+export type CompleteInput = Omit<z.input<typeof completeRequestSchema>, "request" | "requestHash"> & RequestIdentity;
+export type CompleteResponse = z.output<typeof completeResponseSchema>;
+export type ReleaseInput = z.input<typeof releaseRequestSchema>;
+export type ReleaseResponse = z.output<typeof releaseResponseSchema>;
+export type IdempotencyScope = z.output<typeof scopeSchema>;
+export type PutScopeInput = z.input<typeof putScopeSchema>;
+export type PutScopeResponse = z.output<typeof putScopeResponseSchema>;
+
+type InProgressError = z.output<typeof inProgressErrorSchema>["error"];
+type MismatchError = z.output<typeof mismatchErrorSchema>["error"];
+
+/** Every answer of `begin`: 201 started, 200 completed, 409 in progress and 422 mismatch are all outcomes, not errors. */
+export type BeginResult =
+  | z.output<typeof beginStartedSchema>
+  | z.output<typeof beginCompletedSchema>
+  | { outcome: "in_progress"; scope: string; key: string; attempt: number; lockedUntil: string; message: InProgressError["message"] }
+  | { outcome: "mismatch"; scope: string; key: string; storedHash: string; requestHash: string; message: MismatchError["message"] };
+
+export type CreateTokenInput = z.input<typeof createTokenSchema>;
+export type ApiToken = z.output<typeof tokenSchema>;
+export type CreatedToken = z.output<typeof createdTokenSchema>;
+export type CreateUserInput = z.input<typeof createUserSchema>;
+export type SetUserRoleInput = z.input<typeof setUserRoleSchema>;
+export interface User {
+  id: string;
+  email: string;
+  name: string;
+  role: "viewer" | "operator" | "admin";
+}
+
+export interface Health {
+  status: "ok" | "unavailable";
+  store: { reachable: boolean; kind?: string; latencyMs?: number; error?: string };
+}

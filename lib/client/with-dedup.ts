@@ -1,0 +1,175 @@
+import type { WeirClient } from "./client";
+import { WeirClientError } from "./errors";
+import type { CallOptions } from "./transport";
+import type { Decision } from "./types";
+
+export interface DedupCounts {
+  /** Handler ran and succeeded. */
+  processed: number;
+  /** Duplicates skipped without running the handler. */
+  skipped: number;
+  /** Handler threw. */
+  failed: number;
+  /** Keys given back after a failure, so the redelivery runs the handler again. */
+  released: number;
+  /** Another consumer holds the key right now; the message should come back later. */
+  inProgress: number;
+  /** The message id was used before for different content. */
+  mismatched: number;
+}
+
+export type DedupOutcome<R> =
+  | { status: "processed"; messageId: string; result: R }
+  | { status: "skipped"; messageId: string; reason: "duplicate" | "completed" };
+
+export interface DedupLogger {
+  info(message: string): void;
+  warn(message: string): void;
+}
+
+interface CommonOptions<M> {
+  client: WeirClient;
+  /** The id that is the same for every delivery of one message (a producer's idempotency key, an event id). */
+  messageId: (message: M) => string;
+  /** "duplicate skipped" lines and release warnings; `false` for none. Default: console. */
+  logger?: DedupLogger | false;
+  call?: CallOptions;
+}
+
+/** Projection dedup: skip a message whose payload is the same as the last one this service accepted for the key. */
+export interface ServiceDedupOptions<M> extends CommonOptions<M> {
+  serviceId: string;
+  payload: (message: M) => unknown;
+}
+
+/**
+ * Exactly-once work per message for a consumer group, on an idempotency key
+ * (scope = the group, key = the message id): the key is locked while the
+ * handler runs, released when it throws, completed when it succeeds.
+ */
+export interface GroupDedupOptions<M> extends CommonOptions<M> {
+  consumerGroup: string;
+  /** What identifies the message's content; a reused id with other content is a mismatch. Default: the message id. */
+  request?: (message: M) => unknown;
+}
+
+export type DedupOptions<M> = ServiceDedupOptions<M> | GroupDedupOptions<M>;
+
+export interface HandlerContext {
+  messageId: string;
+  /** `new`/`changed` for a service, `new` for a group. */
+  decision: Decision;
+  /** Attempt number of the idempotency key (consumer groups only). */
+  attempt?: number;
+}
+
+/** Another consumer is working on this message now: redeliver it after `lockedUntil`. */
+export class DedupInProgressError extends WeirClientError {
+  constructor(readonly messageId: string, readonly lockedUntil: string) {
+    super(`message ${messageId} is being handled by another consumer until ${lockedUntil}`, "not_made", true, undefined);
+  }
+}
+
+/** The message id was already used for a different request: a producer bug, never retried into success. */
+export class DedupMismatchError extends WeirClientError {
+  constructor(readonly messageId: string, readonly storedHash: string, readonly requestHash: string) {
+    super(`message id ${messageId} was used before for different content`, "not_made", false, undefined);
+  }
+}
+
+export interface DedupHandler<M, R> {
+  (message: M): Promise<DedupOutcome<R>>;
+  /** What the wrapper did so far (a live view). */
+  readonly counts: Readonly<DedupCounts>;
+}
+
+/**
+ * Wraps a message handler so that duplicates are skipped, failures give the
+ * message back, and every skip is counted. A failed weir call is thrown, never
+ * turned into a decision: the consumer should not ack, and let the broker redeliver.
+ */
+export function withDedup<M, R>(handler: (message: M, context: HandlerContext) => Promise<R>, options: DedupOptions<M>): DedupHandler<M, R> {
+  const counts: DedupCounts = { processed: 0, skipped: 0, failed: 0, released: 0, inProgress: 0, mismatched: 0 };
+  const logger = options.logger === false ? undefined : (options.logger ?? { info: console.info, warn: console.warn });
+  const run = "consumerGroup" in options ? groupRunner(handler, options, counts, logger) : serviceRunner(handler, options, counts, logger);
+  return Object.assign(run, { counts });
+}
+
+type Runner<M, R> = (message: M) => Promise<DedupOutcome<R>>;
+
+function serviceRunner<M, R>(
+  handler: (message: M, context: HandlerContext) => Promise<R>,
+  options: ServiceDedupOptions<M>,
+  counts: DedupCounts,
+  logger: DedupLogger | undefined,
+): Runner<M, R> {
+  const { client, serviceId } = options;
+  return async (message) => {
+    const messageId = options.messageId(message);
+    const decided = await client.check({ serviceId, messageId, payload: options.payload(message) }, options.call);
+    if (decided.decision === "duplicate") {
+      counts.skipped++;
+      logger?.info(`[weir] duplicate skipped: service=${serviceId} messageId=${messageId} version=${decided.version} hash=${decided.hash.slice(0, 12)}`);
+      return { status: "skipped", messageId, reason: "duplicate" };
+    }
+    try {
+      const result = await handler(message, { messageId, decision: decided.decision });
+      counts.processed++;
+      return { status: "processed", messageId, result };
+    } catch (err) {
+      counts.failed++;
+      logger?.warn(
+        `[weir] handler failed after a ${decided.decision} decision: service=${serviceId} messageId=${messageId} version=${decided.version}; ` +
+          `weir keeps this payload as seen, so a redelivery of it is a duplicate: reset the key before replaying it`,
+      );
+      throw err;
+    }
+  };
+}
+
+function groupRunner<M, R>(
+  handler: (message: M, context: HandlerContext) => Promise<R>,
+  options: GroupDedupOptions<M>,
+  counts: DedupCounts,
+  logger: DedupLogger | undefined,
+): Runner<M, R> {
+  const { client, consumerGroup: scope } = options;
+  return async (message) => {
+    const key = options.messageId(message);
+    const request = options.request ? options.request(message) : { messageId: key };
+    const begun = await client.begin(scope, { key, request }, options.call);
+    switch (begun.outcome) {
+      case "completed":
+        counts.skipped++;
+        logger?.info(`[weir] duplicate skipped: consumerGroup=${scope} messageId=${key} completedAt=${begun.completedAt}`);
+        return { status: "skipped", messageId: key, reason: "completed" };
+      case "in_progress":
+        counts.inProgress++;
+        throw new DedupInProgressError(key, begun.lockedUntil);
+      case "mismatch":
+        counts.mismatched++;
+        throw new DedupMismatchError(key, begun.storedHash, begun.requestHash);
+    }
+    const { attempt } = begun;
+    let result: R;
+    try {
+      result = await handler(message, { messageId: key, decision: "new", attempt });
+    } catch (err) {
+      counts.failed++;
+      try {
+        const { released } = await client.release(scope, { key, attempt }, options.call);
+        if (released) counts.released++;
+      } catch (releaseError) {
+        logger?.warn(
+          `[weir] could not release consumerGroup=${scope} messageId=${key} attempt=${attempt} (${(releaseError as Error).message}); ` +
+            `it is taken over when its lock expires at ${begun.lockedUntil}`,
+        );
+      }
+      throw err;
+    }
+    // The handler's result stays with the caller; the key only records that the work is done.
+    await client.complete(scope, { key, request, attempt, response: { status: 200, body: "" } }, options.call);
+    counts.processed++;
+    return { status: "processed", messageId: key, result };
+  };
+}

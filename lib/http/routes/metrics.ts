@@ -1,0 +1,19 @@
+import type { Store } from "@/db/client";
+import { metrics, watchStore } from "@/lib/metrics";
+import type { Route } from "../types";
+
+/** Prometheus exposition of the process's registry; store gauges are read at scrape time. */
+export function metricsRoutes(getStore: () => Promise<Store>): Route[] {
+  watchStore(getStore);
+  return [
+    {
+      method: "GET",
+      path: "/api/metrics",
+      handler: async () => ({
+        status: 200,
+        rawBody: await metrics.registry.metrics(),
+        headers: { "content-type": metrics.registry.contentType },
+      }),
+    },
+  ];
+}

@@ -1,0 +1,95 @@
+import type { ApiContext, HttpResult, Route } from "@/lib/http/types";
+import { observeCleanupBody } from "./cleanup";
+import { classifyError, countBegin, countChecks, countClaims, countRelease, countStoreError, type DecisionMode } from "./outcomes";
+import { metrics } from "./registry";
+
+interface Observer {
+  mode?: DecisionMode;
+  onResult?(result: HttpResult, ctx: ApiContext): void;
+  onError?(code: string, ctx: ApiContext): void;
+}
+
+const BEGIN_ERRORS = new Set(["in_progress", "mismatch"]);
+
+/** What each route's answers say about decisions; routes not listed only get latency and errors. */
+const OBSERVERS: Record<string, Observer> = {
+  "POST /api/v1/check": { mode: "last_seen", onResult: (r) => countChecks(r.body) },
+  "POST /api/v1/check/batch": { mode: "last_seen", onResult: (r) => countChecks(r.body) },
+  "POST /api/v1/claim": { mode: "window", onResult: (r) => countClaims(r.body) },
+  "POST /api/v1/claim/batch": { mode: "window", onResult: (r) => countClaims(r.body) },
+  "POST /api/v1/idempotency/:scope/begin": {
+    mode: "idempotency",
+    onResult: (r, ctx) => {
+      const outcome = (r.body as { outcome?: unknown } | undefined)?.outcome;
+      if (typeof outcome === "string" && ctx.params[0]) countBegin(ctx.params[0], outcome);
+    },
+    onError: (code, ctx) => {
+      if (BEGIN_ERRORS.has(code) && ctx.params[0]) countBegin(ctx.params[0], code);
+    },
+  },
+  "POST /api/v1/idempotency/:scope/release": {
+    onResult: (r, ctx) => {
+      const released = (r.body as { released?: unknown } | undefined)?.released;
+      if (typeof released === "boolean" && ctx.params[0]) countRelease(ctx.params[0], released);
+    },
+  },
+  "POST /api/v1/cleanup": { onResult: (r) => observeCleanupBody(r.body) },
+};
+
+function errorCodeOf(result: HttpResult): string {
+  const error = (result.body as { error?: { code?: unknown } } | undefined)?.error;
+  return typeof error?.code === "string" ? error.code : String(result.status);
+}
+
+/**
+ * Wraps every route handler: a latency histogram per route pattern, decision
+ * counters read from the answers, error counts by code, and store errors (503).
+ * The handlers stay unaware of metrics; a failing observer never fails a request.
+ */
+export function instrumentRoutes(routes: Route[]): Route[] {
+  return routes.map((route) => {
+    const observer = OBSERVERS[`${route.method} ${route.path}`];
+    const decision = observer?.mode ? metrics.decisionDuration.labels({ mode: observer.mode, route: route.path }) : undefined;
+    return {
+      ...route,
+      handler: async (ctx) => {
+        const started = performance.now();
+        let status = 500;
+        try {
+          const result = await route.handler(ctx);
+          status = result.status;
+          safely(() => {
+            if (status < 400) observer?.onResult?.(result, ctx);
+            else recordError(route, errorCodeOf(result), status);
+          });
+          return result;
+        } catch (err) {
+          const classified = classifyError(err);
+          status = classified.status;
+          safely(() => {
+            recordError(route, classified.code, status);
+            observer?.onError?.(classified.code, ctx);
+          });
+          throw err;
+        } finally {
+          const seconds = (performance.now() - started) / 1000;
+          metrics.requestDuration.observe({ method: route.method, route: route.path, status: String(status) }, seconds);
+          if (decision && status < 500) decision.observe(seconds);
+        }
+      },
+    };
+  });
+}
+
+function recordError(route: Route, code: string, status: number): void {
+  metrics.requestErrors.inc({ route: route.path, code });
+  if (status === 503) countStoreError(route.path);
+}
+
+function safely(run: () => void): void {
+  try {
+    run();
+  } catch (err) {
+    console.error(`[weir] metrics observer failed: ${(err as Error).message}`);
+  }
+}
