@@ -7,6 +7,7 @@ import { createHash } from "node:crypto";
 import canonicalize from "canonicalize";
 import stableStringify from "safe-stable-stringify";
 import { structuralHash } from "../lib/dedup/canonical/structural-hash";
+import { report, type Row } from "./lib/report";
 
 const quick = process.argv.includes("--quick");
 const ROUNDS = quick ? 5 : 11;
@@ -94,6 +95,7 @@ function format(n: number): string {
 }
 
 const rows: string[][] = [];
+const summary: Row[] = [];
 for (const [label, size] of [["1 KB", 1024], ["10 KB", 10 * 1024], ["100 KB", 100 * 1024]] as const) {
   const text = generatePayload(size, 42 + size);
   const reference = contenders.map((c) => c.run(text));
@@ -109,6 +111,9 @@ for (const [label, size] of [["1 KB", 1024], ["10 KB", 10 * 1024], ["100 KB", 10
   contenders.forEach((c, i) => {
     const mbps = (ops[i]! * Buffer.byteLength(text)) / 1e6;
     rows.push([`${label} (${text.length} chars)`, c.name, format(ops[i]!), mbps.toFixed(1), i === 0 ? "-" : (ours / ops[i]!).toFixed(2) + "x"]);
+    if (i === 0) return;
+    const need = i === 1 ? 2 : 1;
+    summary.push({ metric: `${label} vs ${c.name}`, unit: "hashes/s", ours, baseline: ops[i]!, ratio: ours / ops[i]!, target: `>= ${need}x`, met: ours >= need * ops[i]! });
   });
 }
 
@@ -118,3 +123,4 @@ const line = (cells: string[]) => cells.map((c, i) => (i >= 2 ? c.padStart(width
 console.log(`node ${process.version}, ${ROUNDS} rounds x ${ROUND_MS} ms, median${quick ? " (quick)" : ""}`);
 console.log(line(header));
 for (const row of rows) console.log(line(row));
+report("3. structural hash, request text to digest", summary, ["weir's hash is exact on number text; neither baseline is (both parse numbers as doubles)"]);

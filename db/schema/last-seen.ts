@@ -22,6 +22,8 @@ export const lastSeen = pgTable(
   (t) => [
     primaryKey({ name: "last_seen_pkey", columns: [t.serviceId, t.messageId] }),
     index("last_seen_by_last_changed").on(t.serviceId, t.lastChanged.desc(), t.messageId),
+    // The key browser's "min version" filter: without it a rare version scans every key of the service.
+    index("last_seen_by_version").on(t.serviceId, t.version),
   ],
 );
 

@@ -37,24 +37,49 @@ export async function claimMany(db: DbOrTx, items: readonly ClaimKey[]): Promise
   try {
     const ttl = defaultTtlSeconds();
     for (const round of splitRounds(items, keyOf)) {
-      const keys = round.map((index) => items[index]!);
-      const rows = await runRaw<ClaimRow>(db, claimStatement(keys, ttl));
-      const byKey = new Map(rows.map((row) => [`${row.consumer_group}\u0000${row.message_id}`, row]));
-      round.forEach((index, position) => {
-        const row = byKey.get(keyOf(keys[position]!));
-        if (!row) throw new Error(`claim statement returned no row for item ${index}`);
-        outcomes[index] = toOutcome(row);
-      });
+      const decided = await claimDistinct(db, round.map((index) => items[index]!), ttl);
+      round.forEach((index, position) => (outcomes[index] = decided[position]!));
     }
   } catch (err) {
     for (const item of items) stats.record("group", item.consumerGroup, "error");
     throw asStoreError(err);
   }
+  recordClaims(outcomes);
+  return outcomes;
+}
+
+/**
+ * Claims items whose keys are all distinct in one statement, with the stats a
+ * claim counts; what the claim coalescer runs for concurrent single claims.
+ */
+export async function claimDistinctCounted(db: DbOrTx, items: readonly ClaimKey[]): Promise<ClaimOutcome[]> {
+  let outcomes: ClaimOutcome[];
+  try {
+    outcomes = await claimDistinct(db, items, defaultTtlSeconds());
+  } catch (err) {
+    for (const item of items) stats.record("group", item.consumerGroup, "error");
+    throw asStoreError(err);
+  }
+  recordClaims(outcomes);
+  return outcomes;
+}
+
+async function claimDistinct(db: DbOrTx, keys: readonly ClaimKey[], ttl: number): Promise<ClaimOutcome[]> {
+  const rows = await runRaw<ClaimRow>(db, claimStatement(keys, ttl));
+  const byKey = new Map<string, ClaimRow>();
+  for (const row of rows) byKey.set(`${row.consumer_group}\u0000${row.message_id}`, row);
+  return keys.map((key, index) => {
+    const row = byKey.get(keyOf(key));
+    if (!row) throw new Error(`claim statement returned no row for item ${index}`);
+    return toOutcome(row);
+  });
+}
+
+function recordClaims(outcomes: readonly ClaimOutcome[]): void {
   for (const outcome of outcomes) {
     stats.record("group", outcome.consumerGroup, outcome.decision);
     if (outcome.lateRedelivery) stats.record("group", outcome.consumerGroup, "late");
   }
-  return outcomes;
 }
 
 function toOutcome(row: ClaimRow): ClaimOutcome {

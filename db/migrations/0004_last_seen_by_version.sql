@@ -1,0 +1,1 @@
+CREATE INDEX "last_seen_by_version" ON "last_seen" USING btree ("service_id","version");

@@ -1,0 +1,163 @@
+import type { DbOrTx } from "@/db/types";
+import { StoreUnavailableError } from "@/lib/errors";
+
+interface Pending<I, O> {
+  item: I;
+  key: string;
+  /** Date.now() past which the item gives up waiting for a statement (503). */
+  deadline: number;
+  resolve(outcome: O): void;
+  reject(err: unknown): void;
+}
+
+export interface CoalescerOptions {
+  /** Most items decided by one statement. */
+  maxBatch?: number;
+  /** Statements running at once; each holds one pool connection. */
+  maxInFlight?: number;
+  /** Items allowed to wait; past this, new ones fail fast with 503 instead of queueing without bound. */
+  maxQueued?: number;
+  /**
+   * Longest wait for a statement to start, in ms; past it the item fails with 503. Waiting here is
+   * waiting for a connection, so it has the pool's bound (WEIR_PG_CONNECT_TIMEOUT_MS): without it a
+   * key repeated in the queue waits one statement per copy ahead of it, as long as the store hangs.
+   */
+  maxWaitMs?: number;
+}
+
+/**
+ * Statements in flight per coalescer (WEIR_COALESCE_MAX_IN_FLIGHT, default 4):
+ * few large statements beat many small ones on two cores (one plan, one commit
+ * and one round trip per batch), and most of the pool stays free for batch
+ * requests and the console.
+ */
+export function coalescerOptionsFromEnv(): CoalescerOptions {
+  const poolMax = Number(process.env.WEIR_PG_POOL_MAX ?? 20);
+  return {
+    maxInFlight: Number(process.env.WEIR_COALESCE_MAX_IN_FLIGHT ?? Math.max(1, Math.min(4, Math.floor(poolMax / 2)))),
+    maxBatch: Number(process.env.WEIR_COALESCE_MAX_BATCH ?? 256),
+    maxWaitMs: Number(process.env.WEIR_PG_CONNECT_TIMEOUT_MS || 2000),
+  };
+}
+
+/** Decides items with distinct keys in one statement; outcomes in the order of the items. */
+export type DecideDistinct<I, O> = (db: DbOrTx, items: readonly I[]) => Promise<O[]>;
+
+/**
+ * Turns concurrent single decisions into batch statements. An item waits at
+ * most for the statements already running; while they run, new items pile up
+ * and leave together in the next statement, so throughput grows with load
+ * instead of the pool queue. Keys within one statement are distinct; a repeated
+ * key waits for the next one. Every answer comes from that statement's own
+ * reads and writes: nothing is answered from memory.
+ */
+export class StatementCoalescer<I, O> {
+  private queue: Pending<I, O>[] = [];
+  private inFlight = 0;
+  private scheduled = false;
+  private readonly maxBatch: number;
+  private readonly maxInFlight: number;
+  private readonly maxQueued: number;
+  private readonly maxWaitMs: number;
+  private expiry: NodeJS.Timeout | undefined;
+  private readonly drain = () => {
+    this.scheduled = false;
+    while (this.queue.length > 0 && this.inFlight < this.maxInFlight) this.runNext();
+  };
+
+  constructor(
+    private readonly getDb: () => Promise<DbOrTx>,
+    private readonly decide: DecideDistinct<I, O>,
+    options: CoalescerOptions = {},
+  ) {
+    this.maxBatch = options.maxBatch ?? 256;
+    this.maxInFlight = options.maxInFlight ?? 4;
+    this.maxQueued = options.maxQueued ?? 20_000;
+    this.maxWaitMs = options.maxWaitMs ?? 2000;
+  }
+
+  get queued(): number {
+    return this.queue.length;
+  }
+
+  submit(item: I, key: string): Promise<O> {
+    if (this.queue.length >= this.maxQueued) return Promise.reject(new StoreUnavailableError(1));
+    return new Promise<O>((resolve, reject) => {
+      this.queue.push({ item, key, deadline: Date.now() + this.maxWaitMs, resolve, reject });
+      this.armExpiry();
+      if (!this.scheduled && this.inFlight < this.maxInFlight) {
+        this.scheduled = true;
+        // setImmediate lets every request parsed in this turn of the event loop join the statement.
+        setImmediate(this.drain);
+      }
+    });
+  }
+
+  /** One timer for the whole queue: items keep their arrival order, so the head expires first. */
+  private armExpiry(): void {
+    if (this.expiry !== undefined || this.queue.length === 0) return;
+    this.expiry = setTimeout(() => {
+      this.expiry = undefined;
+      this.expire();
+      this.armExpiry();
+    }, Math.max(0, this.queue[0]!.deadline - Date.now()));
+    this.expiry.unref();
+  }
+
+  private expire(): void {
+    const now = Date.now();
+    let expired = 0;
+    while (expired < this.queue.length && this.queue[expired]!.deadline <= now) expired++;
+    if (expired === 0) return;
+    for (const pending of this.queue.splice(0, expired)) pending.reject(new StoreUnavailableError(1));
+  }
+
+  private takeBatch(): Pending<I, O>[] {
+    const queue = this.queue;
+    const keys = new Set<string>();
+    let batch: Pending<I, O>[] | undefined;
+    let rest: Pending<I, O>[] | undefined;
+    for (let i = 0; i < queue.length; i++) {
+      const pending = queue[i]!;
+      const fits = (batch?.length ?? i) < this.maxBatch && !keys.has(pending.key);
+      if (fits) keys.add(pending.key);
+      if (fits && rest === undefined) continue; // still the common prefix: no copy yet
+      if (rest === undefined) {
+        batch = queue.slice(0, i);
+        rest = [];
+      }
+      (fits ? batch! : rest).push(pending);
+    }
+    if (rest === undefined) {
+      this.queue = [];
+      return queue;
+    }
+    this.queue = rest;
+    return batch!;
+  }
+
+  private runNext(): void {
+    const batch = this.takeBatch();
+    if (batch.length === 0) return;
+    this.inFlight++;
+    void this.run(batch);
+  }
+
+  private async run(batch: Pending<I, O>[]): Promise<void> {
+    try {
+      const db = await this.getDb();
+      const items = new Array<I>(batch.length);
+      for (let i = 0; i < batch.length; i++) items[i] = batch[i]!.item;
+      const outcomes = await this.decide(db, items);
+      for (let i = 0; i < batch.length; i++) batch[i]!.resolve(outcomes[i]!);
+    } catch (err) {
+      for (const pending of batch) pending.reject(err);
+    } finally {
+      this.inFlight--;
+      if (this.queue.length > 0 && !this.scheduled) {
+        this.scheduled = true;
+        setImmediate(this.drain);
+      }
+    }
+  }
+}
