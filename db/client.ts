@@ -42,6 +42,10 @@ export function createPool(config: StoreConfig, url: string): pg.Pool {
   });
   // An idle connection dropped by the server must not take the process down.
   pool.on("error", (err) => console.error(`[weir] idle database connection failed: ${err.message}`));
+  // Nor one that is checked out (a transaction between two statements, or the moment after a
+  // statement failed): pg emits 'error' on it with no pool listener attached. Its pending and
+  // later queries fail on their own (503), and the pool drops it when it is released.
+  pool.on("connect", (client) => client.on("error", () => undefined));
   return pool;
 }
 
@@ -98,7 +102,8 @@ type Holder = { promise?: Promise<Store> };
 const holder = ((globalThis as Record<symbol, Holder>)[HANDLE] ??= {});
 
 export function getStore(): Promise<Store> {
-  holder.promise ??= openStore(storeConfigFromEnv()).catch((err) => {
+  // A production role without DDL rights (db/roles/production-grants.sql) runs with WEIR_SKIP_MIGRATIONS=1.
+  holder.promise ??= openStore(storeConfigFromEnv(), { migrate: process.env.WEIR_SKIP_MIGRATIONS !== "1" }).catch((err) => {
     holder.promise = undefined;
     throw err;
   });
