@@ -19,6 +19,16 @@ beforeAll(async () => {
 
 const rows = async <T>(query: ReturnType<typeof sql>) => (await store.db.execute(query)).rows as T[];
 
+/**
+ * Login limits count in fixed windows aligned to the epoch; a run that crosses
+ * a boundary starts counting again. Start such a run well inside one window.
+ */
+async function awayFromWindowEdge(windowSeconds: number, needSeconds = 45): Promise<void> {
+  const intoWindow = (Date.now() / 1000) % windowSeconds;
+  const left = windowSeconds - intoWindow;
+  if (left < needSeconds) await new Promise((resolve) => setTimeout(resolve, (left + 1) * 1000));
+}
+
 describe("console sign-in", () => {
   it("signs in with a scrypt-hashed password and sets an HttpOnly, SameSite=Lax session cookie", async () => {
     const user = await signedInUser(store.db, "operator");
@@ -54,7 +64,8 @@ describe("console sign-in", () => {
     expect(audit).toEqual(expect.arrayContaining([{ action: "auth.sign_in_failed", target: `user:${user.email}` }, { action: "auth.sign_in_failed", target: "user:nobody@weir.test" }]));
   });
 
-  it("limits attempts per account, whatever the address", async () => {
+  it("limits attempts per account, whatever the address", { timeout: 120_000 }, async () => {
+    await awayFromWindowEdge(authEnv().loginPerAccount.windowSeconds);
     const user = await signedInUser(store.db, "viewer", "198.51.100.1");
     const max = authEnv().loginPerAccount.max;
     let limited: unknown;
@@ -71,7 +82,8 @@ describe("console sign-in", () => {
     expect(audit[0]!.n).toBeGreaterThan(0);
   });
 
-  it("limits attempts per address, whatever the account", async () => {
+  it("limits attempts per address, whatever the account", { timeout: 120_000 }, async () => {
+    await awayFromWindowEdge(authEnv().loginPerAddress.windowSeconds);
     const address = "192.0.2.200";
     const max = authEnv().loginPerAddress.max;
     let limitedAt = -1;
