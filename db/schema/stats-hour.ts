@@ -1,4 +1,5 @@
-import { bigint, index, pgTable, primaryKey, text, timestamp } from "drizzle-orm/pg-core";
+import { index, pgTable, primaryKey, text, timestamp } from "drizzle-orm/pg-core";
+import { statsCounterColumns } from "./stats-minute";
 
 /**
  * Hourly sums of stats_minute, so 7- and 30-day charts read 60 times fewer rows.
@@ -7,17 +8,7 @@ import { bigint, index, pgTable, primaryKey, text, timestamp } from "drizzle-orm
  */
 export const statsHour = pgTable(
   "stats_hour",
-  {
-    subjectKind: text("subject_kind").notNull(),
-    subject: text("subject").notNull(),
-    bucket: timestamp("bucket", { withTimezone: true }).notNull(),
-    checks: bigint("checks", { mode: "number" }).notNull().default(0),
-    new: bigint("new", { mode: "number" }).notNull().default(0),
-    changed: bigint("changed", { mode: "number" }).notNull().default(0),
-    duplicates: bigint("duplicates", { mode: "number" }).notNull().default(0),
-    errors: bigint("errors", { mode: "number" }).notNull().default(0),
-    lateRedeliveries: bigint("late_redeliveries", { mode: "number" }).notNull().default(0),
-  },
+  statsCounterColumns(),
   (t) => [
     primaryKey({ name: "stats_hour_pkey", columns: [t.subjectKind, t.subject, t.bucket] }),
     index("stats_hour_by_kind_bucket").on(t.subjectKind, t.bucket),

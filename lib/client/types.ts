@@ -19,7 +19,7 @@ import type {
   scopeSchema,
   storedResponseSchema,
 } from "../validation/idempotency";
-import type { serviceSchema, serviceSettingsSchema } from "../validation/services";
+import type { keyDetailSchema, serviceSchema, serviceSettingsSchema } from "../validation/services";
 import type { createdTokenSchema, createTokenSchema, createUserSchema, setUserRoleSchema, tokenSchema } from "../validation/tokens";
 import type {
   claimBatchResponseSchema,
@@ -49,11 +49,7 @@ export type ClaimBatchResponse = z.output<typeof claimBatchResponseSchema>;
 
 export type ServiceSettings = z.input<typeof serviceSettingsSchema>;
 export type Service = z.output<typeof serviceSchema>;
-export interface KeyDetail {
-  service: Service;
-  state: { serviceId: string; messageId: string; hash: string; version: number; firstSeen: string; lastChanged: string };
-  versions: { version: number; hash: string; payload: string; recordedAt: string }[];
-}
+export type KeyDetail = z.output<typeof keyDetailSchema>;
 
 export type ConsumerGroupList = z.output<typeof consumerGroupListSchema>;
 export type PutConsumerGroupInput = z.input<typeof putConsumerGroupSchema>;

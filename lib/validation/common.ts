@@ -1,7 +1,7 @@
 import { z } from "zod";
 
 /** Rejects what PostgreSQL text cannot hold (NUL) or would silently alter (lone surrogates). */
-const storableText = (value: string) => !value.includes("\u0000") && value.isWellFormed();
+export const storableText = (value: string) => !value.includes("\u0000") && value.isWellFormed();
 
 export const serviceIdSchema = z
   .string()

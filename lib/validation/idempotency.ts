@@ -1,8 +1,7 @@
 import { z } from "zod";
-import { hashSchema } from "./common";
+import { hashSchema, storableText } from "./common";
 import { reasonSchema } from "./window";
 
-const storableText = (value: string) => !value.includes("\u0000") && value.isWellFormed();
 
 export const scopeIdSchema = z
   .string()

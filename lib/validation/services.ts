@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { serviceIdSchema } from "./common";
+import { hashSchema, serviceIdSchema } from "./common";
 
 /** JSON pointer (RFC 6901): empty or "/"-prefixed segments with ~0 / ~1 escapes. */
 export const jsonPointerSchema = z
@@ -24,4 +24,18 @@ export const serviceSchema = z.object({
   historyDepth: z.number().int(),
   createdAt: z.string().describe("ISO 8601"),
   updatedAt: z.string().describe("ISO 8601"),
+});
+
+/** One key's stored state and the payload versions kept for it (the key detail route and client). */
+export const keyDetailSchema = z.object({
+  service: serviceSchema,
+  state: z.object({
+    serviceId: z.string(),
+    messageId: z.string(),
+    hash: hashSchema,
+    version: z.number().int(),
+    firstSeen: z.string(),
+    lastChanged: z.string(),
+  }),
+  versions: z.array(z.object({ version: z.number().int(), hash: hashSchema, payload: z.string(), recordedAt: z.string() })),
 });

@@ -2,7 +2,6 @@ import { sql } from "drizzle-orm";
 import { beforeAll, describe, expect, it } from "vitest";
 import { structuralHash } from "@/lib/dedup/canonical/structural-hash";
 import { routeCaller, uniqueGroup } from "@/lib/dedup/window/test-helpers";
-import { idempotencyRoutes } from "@/lib/http/routes/idempotency";
 import { createTestDatabase, type TestDatabase } from "@/test/test-db";
 
 let store: TestDatabase;
@@ -10,7 +9,7 @@ let call: Awaited<ReturnType<typeof routeCaller>>;
 
 beforeAll(async () => {
   store = await createTestDatabase();
-  call = await routeCaller(idempotencyRoutes, store);
+  call = await routeCaller(store);
 });
 
 const hashA = "a".repeat(64);

@@ -1,19 +1,15 @@
 import { sql } from "drizzle-orm";
 import { beforeAll, describe, expect, it } from "vitest";
 import { StoreUnavailableError } from "@/lib/errors";
-import { claimRoutes } from "@/lib/http/routes/claims";
-import { cleanupRoutes } from "@/lib/http/routes/cleanup";
-import { consumerGroupRoutes } from "@/lib/http/routes/consumer-groups";
 import { createTestDatabase, type TestDatabase } from "@/test/test-db";
 import { countRecords, routeCaller, seedRecords, uniqueGroup } from "./test-helpers";
 
 let store: TestDatabase;
 let call: Awaited<ReturnType<typeof routeCaller>>;
-const routes = [...claimRoutes, ...consumerGroupRoutes, ...cleanupRoutes];
 
 beforeAll(async () => {
   store = await createTestDatabase();
-  call = await routeCaller(routes, store);
+  call = await routeCaller(store);
 });
 
 describe("window API", () => {
@@ -93,7 +89,7 @@ describe("window API", () => {
   });
 
   it("answers 503 when the store is unavailable", async () => {
-    const unavailable = await routeCaller(routes, await brokenStore());
+    const unavailable = await routeCaller(await brokenStore());
     expect((await unavailable("POST", "/api/v1/claim", { consumerGroup: "g", messageId: "m" })).status).toBe(503);
     expect((await unavailable("GET", "/api/v1/consumer-groups")).status).toBe(503);
     expect((await unavailable("POST", "/api/v1/cleanup")).status).toBe(503);

@@ -6,7 +6,6 @@ import * as schema from "@/db/schema";
 import { windowRecords } from "@/db/schema";
 import type { Store } from "@/db/client";
 import type { DbOrTx } from "@/db/types";
-import type { Route } from "@/lib/http/types";
 import { startTestApi } from "@/test/api-server";
 
 export const uniqueGroup = (prefix = "grp") => `${prefix}-${randomBytes(4).toString("hex")}`;
@@ -56,7 +55,7 @@ export interface RouteResponse {
 }
 
 /** Calls the real API handler (routing, body parsing, error mapping) over HTTP. */
-export async function routeCaller(_routes: Route[], store: Store) {
+export async function routeCaller(store: Store) {
   const api = await startTestApi(async () => store);
   return async (method: string, path: string, body?: unknown): Promise<RouteResponse> => {
     const response = await api.request(method, path, body);

@@ -1,8 +1,8 @@
 import { z } from "zod";
 import { saveService } from "@/lib/services/save-service";
 import { getKeyDetail, getService, getServices } from "@/lib/services/read-services";
-import { errorSchema, hashSchema } from "@/lib/validation/common";
-import { serviceSchema, serviceSettingsSchema } from "@/lib/validation/services";
+import { errorSchema } from "@/lib/validation/common";
+import { keyDetailSchema, serviceSchema, serviceSettingsSchema } from "@/lib/validation/services";
 import { filterInScope } from "@/lib/auth/scopes";
 import type { ApiDoc } from "../api-doc";
 import { ok, type Route } from "../types";
@@ -36,18 +36,6 @@ export const serviceRoutes: Route[] = [
   },
 ];
 
-const keyDetailSchema = z.object({
-  service: serviceSchema,
-  state: z.object({
-    serviceId: z.string(),
-    messageId: z.string(),
-    hash: hashSchema,
-    version: z.number().int(),
-    firstSeen: z.string(),
-    lastChanged: z.string(),
-  }),
-  versions: z.array(z.object({ version: z.number().int(), hash: hashSchema, payload: z.string(), recordedAt: z.string() })),
-});
 
 export const serviceDocs: ApiDoc[] = [
   { method: "GET", path: "/api/v1/services", summary: "List services", tags: ["services"], responses: { 200: z.object({ services: z.array(serviceSchema) }) } },
