@@ -1,5 +1,5 @@
-import { createHash } from "node:crypto";
 import { writeCanonicalString } from "./canonical-string";
+import { sha256Hex } from "./sha256";
 
 /**
  * Canonical output as UTF-8 bytes. Writing bytes instead of concatenating strings keeps
@@ -141,7 +141,7 @@ export class CanonicalSink {
   }
 
   digest(from: number, to: number): string {
-    return createHash("sha256").update(this.out.subarray(from, to)).digest("hex");
+    return sha256Hex(this.out.subarray(from, to));
   }
 }
 

@@ -1,6 +1,6 @@
-import { createHash } from "node:crypto";
 import { hashJsonAt, type CanonicalOptions } from "./canonical-json";
 import { canonicalizeValue, encodeValue, type CanonicalValueOptions } from "./canonical-value";
+import { sha256Hex } from "./sha256";
 
 export { canonicalizeValue };
 
@@ -19,7 +19,7 @@ export interface StructuralHash {
 
 /** SHA-256 hex of a canonical form; the same digest `structuralHash` computes. */
 export function hashCanonical(canonical: string): string {
-  return createHash("sha256").update(canonical, "utf8").digest("hex");
+  return sha256Hex(canonical);
 }
 
 /** Hash of a whole JSON text; throws `CanonicalJsonError` for anything but strict JSON. */

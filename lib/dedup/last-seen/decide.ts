@@ -36,11 +36,13 @@ export function splitIntoRounds<T extends { serviceId: string; messageId: string
 export async function decideDistinct(db: DbOrTx, items: readonly HashedCheck[]): Promise<CheckOutcome[]> {
   if (items.length === 0) return [];
   const rows = await runRaw<DecideRow>(db, decideStatement(items));
-  const byKey = new Map(rows.map((row) => [keyOf(row.service_id, row.message_id), row]));
-  const outcomes: CheckOutcome[] = [];
-  for (const item of items) {
-    const row = byKey.get(keyOf(item.serviceId, item.messageId));
-    outcomes.push(row ? toOutcome(item, row.decision, Number(row.version)) : await resolveLostRace(db, item));
+  const byPosition = new Array<DecideRow | undefined>(items.length);
+  for (const row of rows) byPosition[row.ord - 1] = row;
+  const outcomes = new Array<CheckOutcome>(items.length);
+  for (let i = 0; i < items.length; i++) {
+    const item = items[i]!;
+    const row = byPosition[i];
+    outcomes[i] = row ? toOutcome(item, row.decision, Number(row.version)) : await resolveLostRace(db, item);
   }
   return outcomes;
 }

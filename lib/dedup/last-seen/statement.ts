@@ -11,29 +11,14 @@ import type { RawStatement } from "@/db/raw";
  *   linearizable: exactly one inserts; the others re-check the committed row.
  * - A key in neither set lost a race to an identical hash: also a duplicate.
  * - Rows are inserted in key order so concurrent batches lock in the same order.
+ * - Rows come back by position in the input (`ord`), not by key: the keys would
+ *   only travel back to be parsed and matched again.
+ *
+ * Two variants: the history CTEs (keep the payload, prune old versions) are
+ * left out when no item keeps history, the usual case on the hot path.
  */
-const DECIDE_SQL = `
-with input as (
-  select service_id, message_id, decode(hash_hex, 'hex') as hash, payload, history_depth
-  from unnest($1::text[], $2::text[], $3::text[], $4::text[], $5::int[])
-    as i(service_id, message_id, hash_hex, payload, history_depth)
-),
-unchanged as (
-  select s.service_id, s.message_id, s.version
-  from input i join last_seen s on s.service_id = i.service_id and s.message_id = i.message_id
-  where s.hash = i.hash
-),
-written as (
-  insert into last_seen as s (service_id, message_id, hash, version, first_seen, last_changed)
-  select i.service_id, i.message_id, i.hash, 1, now(), now()
-  from input i
-  where not exists (select 1 from unchanged u where u.service_id = i.service_id and u.message_id = i.message_id)
-  order by i.service_id, i.message_id
-  on conflict (service_id, message_id) do update
-    set hash = excluded.hash, version = s.version + 1, last_changed = excluded.last_changed
-    where s.hash is distinct from excluded.hash
-  returning s.service_id, s.message_id, s.version, s.last_changed
-),
+function decideSql(withHistory: boolean): string {
+  const history = `,
 kept as (
   insert into payload_versions (service_id, message_id, version, hash, payload, recorded_at)
   select w.service_id, w.message_id, w.version, i.hash, i.payload, w.last_changed
@@ -48,15 +33,42 @@ pruned as (
   using written w join input i on i.service_id = w.service_id and i.message_id = w.message_id
   where p.service_id = w.service_id and p.message_id = w.message_id
     and w.version > 1 and p.version <= w.version - greatest(i.history_depth, 1)
-)
-select u.service_id, u.message_id, u.version, 'duplicate' as decision from unchanged u
+)`;
+  return `
+with input as (
+  select ord::int as ord, service_id, message_id, decode(hash_hex, 'hex') as hash, payload, history_depth
+  from unnest($1::text[], $2::text[], $3::text[], $4::text[], $5::int[]) with ordinality
+    as i(service_id, message_id, hash_hex, payload, history_depth, ord)
+),
+unchanged as (
+  select i.ord, s.version
+  from input i join last_seen s on s.service_id = i.service_id and s.message_id = i.message_id
+  where s.hash = i.hash
+),
+written as (
+  insert into last_seen as s (service_id, message_id, hash, version, first_seen, last_changed)
+  select i.service_id, i.message_id, i.hash, 1, now(), now()
+  from input i
+  where not exists (select 1 from unchanged u where u.ord = i.ord)
+  order by i.service_id, i.message_id
+  on conflict (service_id, message_id) do update
+    set hash = excluded.hash, version = s.version + 1, last_changed = excluded.last_changed
+    where s.hash is distinct from excluded.hash
+  returning s.service_id, s.message_id, s.version, s.last_changed
+)${withHistory ? history : ""}
+select u.ord, u.version, 'duplicate' as decision from unchanged u
 union all
-select w.service_id, w.message_id, w.version, case when w.version = 1 then 'new' else 'changed' end from written w
+select i.ord, w.version, case when w.version = 1 then 'new' else 'changed' end
+from written w join input i on i.service_id = w.service_id and i.message_id = w.message_id
 `;
+}
+
+const DECIDE_SQL = decideSql(true);
+const DECIDE_WITHOUT_HISTORY_SQL = decideSql(false);
 
 export interface DecideRow {
-  service_id: string;
-  message_id: string;
+  /** 1-based position of the item in the statement's input. */
+  ord: number;
   version: number;
   decision: "new" | "changed" | "duplicate";
 }
@@ -71,9 +83,10 @@ export interface StatementItem {
 }
 
 export function decideStatement(items: readonly StatementItem[]): RawStatement {
+  const keepsHistory = items.some((i) => i.historyDepth > 0);
   return {
-    name: "weir_last_seen_decide_v1",
-    text: DECIDE_SQL,
+    name: keepsHistory ? "weir_last_seen_decide_v2" : "weir_last_seen_decide_lean_v2",
+    text: keepsHistory ? DECIDE_SQL : DECIDE_WITHOUT_HISTORY_SQL,
     values: [
       items.map((i) => i.serviceId),
       items.map((i) => i.messageId),
