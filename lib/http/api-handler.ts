@@ -44,7 +44,9 @@ export function createApiHandler(routes: Route[], getStore: () => Promise<Store>
         params,
         requestId,
         actor: ANONYMOUS,
-        requireScope: (kind, id) => assertInScope(ANONYMOUS, kind, id),
+        requireScope(kind, id) {
+          assertInScope(this.actor, kind, id);
+        },
         store: getStore,
         text,
         json: async <T>(schema: ZodType<T>) => schema.parse(parseStrictJson(await text())),

@@ -30,6 +30,13 @@ function decisionsOf(body: unknown): Record<string, unknown>[] {
 }
 
 export function countChecks(body: unknown): void {
+  // A single check (the hot path) needs no tally.
+  if (isRecord(body) && !("results" in body)) {
+    if (typeof body.serviceId === "string" && typeof body.decision === "string") {
+      metrics.checks.inc({ service: services.label(body.serviceId), outcome: body.decision });
+    }
+    return;
+  }
   const counts: Tally = new Map();
   for (const item of decisionsOf(body)) {
     if (typeof item.serviceId === "string" && typeof item.decision === "string") tally(counts, item.serviceId, item.decision);
