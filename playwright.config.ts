@@ -40,7 +40,7 @@ export default defineConfig({
     { name: "console", dependencies: ["setup"], testIgnore: /auth\.setup\.ts$/, use: { storageState: storageStateOf("admin") } },
   ],
   webServer: {
-    command: "npx tsx e2e/support/prepare-database.ts && npx next build && npx tsx server.ts",
+    command: "npx tsx e2e/support/prepare-database.ts && npm run build && node dist/server.mjs",
     url: `http://127.0.0.1:${port}/api/health`,
     timeout: 300_000,
     reuseExistingServer: false,

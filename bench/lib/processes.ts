@@ -1,4 +1,4 @@
-import { spawn, type ChildProcess } from "node:child_process";
+import { spawn, spawnSync, type ChildProcess } from "node:child_process";
 import { existsSync, readdirSync, readFileSync } from "node:fs";
 import net from "node:net";
 import path from "node:path";
@@ -38,13 +38,14 @@ export function rssOf(pid: number): number {
 }
 
 /**
- * Starts a TypeScript entry point in ONE node process (node --import tsx, not
- * the tsx wrapper, so the pid is the process that serves), waits until
- * `readyPath` answers, and returns a handle that stops it.
+ * Starts an entry point in ONE node process (TypeScript through node --import tsx,
+ * not the tsx wrapper, so the pid is the process that serves; a built .mjs as is),
+ * waits until `readyPath` answers, and returns a handle that stops it.
  */
 export async function serve(entry: string, env: Record<string, string>, options: { readyPath?: string; label?: string; timeoutMs?: number; nodeArgs?: string[] } = {}): Promise<Served> {
   const port = await freePort();
-  const child: ChildProcess = spawn(process.execPath, [...(options.nodeArgs ?? []), "--import", "tsx", entry], {
+  const loader = entry.endsWith(".ts") ? ["--import", "tsx"] : [];
+  const child: ChildProcess = spawn(process.execPath, [...(options.nodeArgs ?? []), ...loader, entry], {
     cwd: ROOT,
     env: { ...process.env, NODE_ENV: "production", HOST: "127.0.0.1", PORT: String(port), NEXT_TELEMETRY_DISABLED: "1", ...env },
     stdio: ["ignore", "pipe", "pipe"],
@@ -92,14 +93,17 @@ export async function serve(entry: string, env: Record<string, string>, options:
 export const hasNextBuild = () => existsSync(path.join(ROOT, ".next", "BUILD_ID"));
 
 /**
- * weir's real server (server.ts) in production mode. With a `next build` in
- * .next it serves the console too (one process, both doors); without one, or
- * with --api-only, it runs with WEIR_API_ONLY=1 and serves the machine API alone.
+ * weir's real server as `npm start` runs it: server.ts bundled to dist/server.mjs
+ * (rebuilt here, so never stale) in production mode. With a `next build` in .next
+ * it serves the console too (one process, both doors); without one, or with
+ * --api-only, it runs with WEIR_API_ONLY=1 and serves the machine API alone.
  */
 export async function serveWeir(databaseUrl: string, options: { apiOnly?: boolean; env?: Record<string, string>; nodeArgs?: string[] } = {}): Promise<Served & { mode: string }> {
   const apiOnly = options.apiOnly || !hasNextBuild();
+  const bundled = spawnSync(process.execPath, ["scripts/build-server.mjs"], { cwd: ROOT, encoding: "utf8" });
+  if (bundled.status !== 0) throw new Error(`bundling server.ts failed:\n${bundled.stderr}`);
   const served = await serve(
-    "server.ts",
+    "dist/server.mjs",
     {
       DATABASE_URL: databaseUrl,
       WEIR_API_ONLY: apiOnly ? "1" : "0",
