@@ -9,11 +9,11 @@
  */
 import { envFlags, hasFlag, numberFlag, onlyFlag, quick, runMain, sleep } from "./lib/cli";
 import { assertDecisions, prepareCheckDatabase, SERVICE, settle } from "./lib/check-setup";
-import { describeLoad, drive, type LoadResult } from "./lib/load";
+import { describeLoad, type LoadResult } from "./lib/load";
+import { driveCheckMixFresh } from "./lib/load-fresh";
 import { checkMixScripts, pgbench, type PgbenchResult } from "./lib/pgbench";
 import { cpuSplit, serve, serveWeir } from "./lib/processes";
 import { machineLine, median, ratio, report } from "./lib/report";
-import { CheckMix } from "./lib/workload";
 
 const KEYS = numberFlag("keys", quick ? 100_000 : 1_000_000);
 // Quick mode (CI) still alternates two rounds: one short round let a neighbour's burst decide a ratio.
@@ -35,9 +35,10 @@ async function main(): Promise<void> {
     console.log(`  weir: ${weir.mode}, pid ${weir.pid}; bare node:http+pg: pid ${bare.pid}`);
     await assertDecisions(weir.url, token, KEYS);
     await assertDecisions(bare.url, undefined, KEYS);
-    const mix = new CheckMix(KEYS, 11);
+    // Each run drives from a fresh process with a seed of its own (see load-fresh.ts).
+    let seed = 11;
     const load = (url: string, withToken: boolean, seconds: number) =>
-      drive({ url, path: "/api/v1/check", token: withToken ? token : undefined, body: () => mix.checkBody(SERVICE), connections: CONNECTIONS, seconds });
+      driveCheckMixFresh({ url, token: withToken ? token : undefined, serviceId: SERVICE, keys: KEYS, seed: seed++, connections: CONNECTIONS, seconds });
     // Warm-up: JIT, prepared statements, pools, the service cache.
     await load(weir.url, true, quick ? 1 : 3);
     await load(bare.url, false, quick ? 1 : 3);

@@ -209,7 +209,8 @@ export interface CpuSplit<T> {
 /**
  * Where the CPU went while `run` ran: the given process, the database's
  * backends and the load generator (this process, or pgbench as an exited
- * child), per unit of work. Unlike throughput on a shared machine, CPU per unit
+ * child; a result that reports `loaderCpuSeconds` brings its generator's own
+ * figure, without the generator process's start-up), per unit of work. Unlike throughput on a shared machine, CPU per unit
  * hardly moves when neighbours are busy, so its ratio is the steadier figure.
  */
 export async function cpuSplit<T>(
@@ -230,6 +231,8 @@ export async function cpuSplit<T>(
   const n = Math.max(1, units(result));
   const serverUs = pid ? ((cpuSecondsOf(pid) - server0) / n) * 1e6 : Number.NaN;
   const postgresUs = (pgSeconds / n) * 1e6;
-  const loaderUs = ((self.user + self.system) / 1e6 + children) / n * 1e6;
+  const reported = (result as { loaderCpuSeconds?: unknown }).loaderCpuSeconds;
+  const loaderSeconds = typeof reported === "number" ? reported : (self.user + self.system) / 1e6 + children;
+  const loaderUs = (loaderSeconds / n) * 1e6;
   return { result, serverUs, postgresUs, loaderUs, totalUs: (Number.isNaN(serverUs) ? 0 : serverUs) + postgresUs + loaderUs };
 }
