@@ -1,9 +1,6 @@
 import { sql } from "drizzle-orm";
 import { check, integer, pgTable, text, timestamp } from "drizzle-orm/pg-core";
 
-/** 365 days: the longest TTL window (and grace period) a consumer group may have. */
-export const MAX_WINDOW_SECONDS = 31_536_000;
-
 /** A consumer group's claim window. Claims of a group with no row use the default TTL. */
 export const consumerGroups = pgTable(
   "consumer_groups",

@@ -1,5 +1,6 @@
 import { z } from "zod";
 import { hashSchema, storableText } from "./common";
+import { MAX_WINDOW_SECONDS } from "./limits";
 import { reasonSchema } from "./window";
 
 
@@ -102,7 +103,7 @@ export const releaseResponseSchema = z.object({
 
 export const putScopeSchema = z.object({
   lockSeconds: z.number().int().min(1).max(86_400).optional().describe("Lock of a started key (default 90)"),
-  retentionSeconds: z.number().int().min(1).max(31_536_000).optional().describe("How long keys are kept (default 86400)"),
+  retentionSeconds: z.number().int().min(1).max(MAX_WINDOW_SECONDS).optional().describe("How long keys are kept (default 86400)"),
   reason: reasonSchema.optional(),
 });
 export type PutScopeInput = z.input<typeof putScopeSchema>;

@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { CONFIRM_THRESHOLD, MAX_LIST_IDS } from "@/lib/reset/constants";
+import { CONFIRM_THRESHOLD, MAX_LIST_IDS } from "../reset/constants";
 import { messageIdSchema, serviceIdSchema } from "./common";
 import { instantSchema, param } from "./console-common";
 import { reasonSchema } from "./window";

@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { MAX_WINDOW_SECONDS } from "@/db/schema/consumer-groups";
+import { MAX_WINDOW_SECONDS } from "./limits";
 import { messageIdSchema } from "./common";
 
 export const MAX_CLAIM_BATCH_ITEMS = 1000;

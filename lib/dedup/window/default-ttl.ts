@@ -1,4 +1,4 @@
-import { MAX_WINDOW_SECONDS } from "@/db/schema/consumer-groups";
+import { MAX_WINDOW_SECONDS } from "@/lib/validation/limits";
 
 export const FALLBACK_DEFAULT_TTL_SECONDS = 86_400;
 
