@@ -4,16 +4,19 @@
  *  (a) pgbench running the bare single-statement upsert-CAS (32 clients, prepared, same mix);
  *  (b) a bare node:http + pg server running that statement (bench/baselines/bare-check-server.ts);
  *  (c) for the p99 target, pgbench again at 64 clients: the database's own tail at the concurrency
- *      autocannon puts on weir, the floor any HTTP server in front of it sits on.
+ *      autocannon puts on weir, the floor any HTTP server in front of it sits on;
+ *  (d) light load: one client, sequential checks, weir against the bare server.
  * Run: npx tsx bench/check-single.ts [--quick] [--seconds N] [--api-only]. Never fails on timing.
  */
 import { envFlags, hasFlag, numberFlag, onlyFlag, quick, runMain, sleep } from "./lib/cli";
 import { assertDecisions, prepareCheckDatabase, SERVICE, settle } from "./lib/check-setup";
 import { describeLoad, type LoadResult } from "./lib/load";
 import { driveCheckMixFresh } from "./lib/load-fresh";
+import { sequentialLatency } from "./lib/sequential";
 import { checkMixScripts, pgbench, type PgbenchResult } from "./lib/pgbench";
 import { cpuSplit, serve, serveWeir } from "./lib/processes";
 import { machineLine, median, ratio, report } from "./lib/report";
+import { CheckMix } from "./lib/workload";
 
 const KEYS = numberFlag("keys", quick ? 100_000 : 1_000_000);
 // Quick mode (CI) still alternates two rounds: one short round let a neighbour's burst decide a ratio.
@@ -81,6 +84,12 @@ async function main(): Promise<void> {
       console.log(`  round ${round} weir: ${describeLoad(w.result)}; CPU/check: server ${w.serverUs.toFixed(0)} us, postgres ${w.postgresUs.toFixed(0)} us, autocannon ${w.loaderUs.toFixed(0)} us`);
       await sleep(500);
     }
+    // Light load, once: what a check costs a quiet service, against the bare server's single statement.
+    await settle(db);
+    const lightMix = new CheckMix(KEYS, 97);
+    const lightWeir = await sequentialLatency(`${weir.url}/api/v1/check`, token, () => lightMix.checkBody(SERVICE), quick ? 2 : 5);
+    const lightBare = await sequentialLatency(`${bare.url}/api/v1/check`, undefined, () => lightMix.checkBody(SERVICE), quick ? 2 : 5);
+    console.log(`  light load (1 client, sequential): weir p50 ${lightWeir.p50.toFixed(2)} ms, p99 ${lightWeir.p99.toFixed(2)} ms over ${lightWeir.requests}; bare p50 ${lightBare.p50.toFixed(2)} ms, p99 ${lightBare.p99.toFixed(2)} ms over ${lightBare.requests}`);
     const weirRps = median(runs.weir.map((r) => r.rps));
     const weirP99 = median(runs.weir.map((r) => r.p99));
     const pgTps = median(runs.pgbench.map((r) => r.tps));
@@ -109,6 +118,8 @@ async function main(): Promise<void> {
           ratio: ratio(median(runs.pgbenchAtWeirConcurrency.map((r) => r.p99Ms)), weirP99),
           target: "context for <= 10 ms: the database's own tail",
         },
+        { metric: "light load, 1 client: p50 latency", unit: "ms", ours: lightWeir.p50, baseline: lightBare.p50, baselineName: "bare", ratio: ratio(lightBare.p50, lightWeir.p50), target: "info (lower is better)" },
+        { metric: "light load, 1 client: p99 latency", unit: "ms", ours: lightWeir.p99, baseline: lightBare.p99, baselineName: "bare", ratio: ratio(lightBare.p99, lightWeir.p99), target: "info (lower is better)" },
         { metric: "weir peak RSS", unit: "MB", ours: peakRss / 2 ** 20, target: "< 300 MB", met: peakRss < 300 * 2 ** 20 },
       ],
       [
