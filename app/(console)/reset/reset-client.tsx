@@ -4,6 +4,7 @@ import { useRouter } from "next/navigation";
 import { useState, type FormEvent } from "react";
 import { Field } from "@/components/ui/field";
 import { FailureMessage } from "@/components/ui/failure-message";
+import { ReasonedAction } from "@/components/ui/reasoned-action";
 import { previewResetAction, startResetAction } from "@/lib/actions/reset";
 import { useFollowFailure } from "@/lib/console/client-failure";
 import { PreviewPanel } from "./_components/preview-panel";
@@ -51,24 +52,24 @@ export function ResetClient({ prefill, services, groups }: { prefill: ResetPrefi
       </div>
       {previewed ? <PreviewPanel preview={previewed} kind={selection.kind} /> : null}
       {previewed && previewed.count > 0 ? (
-        <div className="filters">
-          <Field label="Reason (for the audit log)" errors={failure?.fieldErrors?.reason}>
-            <input name="reason" value={reason} onChange={(e) => setReason(e.target.value)} size={48} required />
-          </Field>
+        <ReasonedAction
+          reason={reason}
+          onReason={setReason}
+          reasonErrors={failure?.fieldErrors?.reason}
+          required
+          tone="danger"
+          blocked={!canStart}
+          pending={start.isPending}
+          label={`Reset ${previewed.count} rows`}
+          pendingLabel="Starting…"
+          onConfirm={() => start.mutate({ selection, reason, confirmation: confirmation || undefined })}
+        >
           {previewed.confirmWord ? (
             <Field label={`Type "${previewed.confirmWord}" to confirm`} errors={failure?.fieldErrors?.confirmation}>
               <input name="confirmation" value={confirmation} onChange={(e) => setConfirmation(e.target.value)} autoComplete="off" />
             </Field>
           ) : null}
-          <button
-            type="button"
-            className="danger"
-            disabled={!canStart}
-            onClick={() => start.mutate({ selection, reason, confirmation: confirmation || undefined })}
-          >
-            {start.isPending ? "Starting…" : `Reset ${previewed.count} rows`}
-          </button>
-        </div>
+        </ReasonedAction>
       ) : null}
       <FailureMessage failure={failure} />
     </form>

@@ -4,6 +4,7 @@ import { useRouter } from "next/navigation";
 import { useState } from "react";
 import { Field } from "@/components/ui/field";
 import { FailureMessage } from "@/components/ui/failure-message";
+import { ReasonedAction } from "@/components/ui/reasoned-action";
 import { changeTtlAction, previewTtlAction } from "@/lib/actions/groups";
 import { useFollowFailure } from "@/lib/console/client-failure";
 import { formatCount, formatDuration } from "@/lib/console/format";
@@ -64,19 +65,17 @@ export function TtlEditor({ consumerGroup, currentTtlSeconds }: { consumerGroup:
                 : "no change"}
             . Live records: {formatCount(previewed.liveNow)} now, {formatCount(previewed.liveAfter)} after.
           </p>
-          <div className="filters">
-            <Field label="Reason (for the audit log)" errors={failure?.fieldErrors?.reason}>
-              <input name="reason" value={reason} onChange={(e) => setReason(e.target.value)} size={48} />
-            </Field>
-            <button
-              type="button"
-              className="primary"
-              disabled={reason.trim() === "" || save.isPending || previewed.newTtlSeconds === previewed.currentTtlSeconds}
-              onClick={() => save.mutate({ consumerGroup, ttlSeconds, reason })}
-            >
-              {save.isPending ? "Saving…" : `Save TTL of ${formatDuration(ttlSeconds)}`}
-            </button>
-          </div>
+          <ReasonedAction
+            reason={reason}
+            onReason={setReason}
+            reasonErrors={failure?.fieldErrors?.reason}
+            tone="primary"
+            blocked={previewed.newTtlSeconds === previewed.currentTtlSeconds}
+            pending={save.isPending}
+            label={`Save TTL of ${formatDuration(ttlSeconds)}`}
+            pendingLabel="Saving…"
+            onConfirm={() => save.mutate({ consumerGroup, ttlSeconds, reason })}
+          />
         </div>
       ) : (
         <p className="muted small">Preview first: saving is offered for the value you previewed.</p>

@@ -2,8 +2,8 @@
 import { useMutation } from "@tanstack/react-query";
 import { useRouter } from "next/navigation";
 import { useState } from "react";
-import { Field } from "@/components/ui/field";
 import { FailureMessage } from "@/components/ui/failure-message";
+import { ReasonedAction } from "@/components/ui/reasoned-action";
 import { releaseKeyAction } from "@/lib/actions/idempotency";
 import { useFollowFailure } from "@/lib/console/client-failure";
 
@@ -25,19 +25,16 @@ export function ReleaseKey({ scope, idempotencyKey, attempt, stuck }: { scope: s
           ? "Its lock has run out: the caller probably crashed. Releasing lets the next request with this key start the work again."
           : "Its caller still holds the lock. Release only if you know the work is not running."}
       </p>
-      <div className="filters">
-        <Field label="Reason (for the audit log)" errors={failure?.fieldErrors?.reason}>
-          <input name="reason" value={reason} onChange={(e) => setReason(e.target.value)} size={48} />
-        </Field>
-        <button
-          type="button"
-          className="danger"
-          disabled={reason.trim() === "" || release.isPending}
-          onClick={() => release.mutate({ scope, key: idempotencyKey, attempt, reason })}
-        >
-          {release.isPending ? "Releasing…" : `Release attempt ${attempt}`}
-        </button>
-      </div>
+      <ReasonedAction
+        reason={reason}
+        onReason={setReason}
+        reasonErrors={failure?.fieldErrors?.reason}
+        tone="danger"
+        pending={release.isPending}
+        label={`Release attempt ${attempt}`}
+        pendingLabel="Releasing…"
+        onConfirm={() => release.mutate({ scope, key: idempotencyKey, attempt, reason })}
+      />
       <FailureMessage failure={failure} />
     </section>
   );

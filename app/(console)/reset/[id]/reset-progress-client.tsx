@@ -2,8 +2,8 @@
 import { useMutation, useQuery } from "@tanstack/react-query";
 import { useState } from "react";
 import { Badge } from "@/components/ui/badge";
-import { Field } from "@/components/ui/field";
 import { FailureMessage } from "@/components/ui/failure-message";
+import { ReasonedAction } from "@/components/ui/reasoned-action";
 import { undoResetAction } from "@/lib/actions/reset";
 import { useFollowFailure } from "@/lib/console/client-failure";
 import { formatCount, formatInstant } from "@/lib/console/format";
@@ -83,19 +83,17 @@ export function ResetProgressClient({ initial, canUndo }: { initial: ResetView; 
         <section className="panel">
           <h2>Undo this reset</h2>
           <p className="small muted">Puts the removed rows back. Keys that have new state since the reset keep it and are counted as skipped.</p>
-          <div className="filters">
-            <Field label="Reason (for the audit log)" errors={failure?.fieldErrors?.reason}>
-              <input name="undoReason" value={reason} onChange={(e) => setReason(e.target.value)} size={48} />
-            </Field>
-            <button
-              type="button"
-              className="primary"
-              disabled={reason.trim() === "" || undo.isPending}
-              onClick={() => undo.mutate({ batchId: reset.id, reason })}
-            >
-              {undo.isPending ? "Undoing…" : "Undo reset"}
-            </button>
-          </div>
+          <ReasonedAction
+            reason={reason}
+            onReason={setReason}
+            reasonErrors={failure?.fieldErrors?.reason}
+            inputName="undoReason"
+            tone="primary"
+            pending={undo.isPending}
+            label="Undo reset"
+            pendingLabel="Undoing…"
+            onConfirm={() => undo.mutate({ batchId: reset.id, reason })}
+          />
           <FailureMessage failure={failure} />
         </section>
       ) : null}

@@ -1,6 +1,21 @@
 import Form from "next/form";
 import type { KeyVersionView } from "@/lib/console/key-detail";
 
+function VersionSelect({ label, name, versions, selected }: { label: string; name: string; versions: KeyVersionView[]; selected: number }) {
+  return (
+    <label className="field">
+      <span>{label}</span>
+      <select name={name} defaultValue={String(selected)}>
+        {versions.map((v) => (
+          <option key={v.version} value={v.version}>
+            v{v.version}
+          </option>
+        ))}
+      </select>
+    </label>
+  );
+}
+
 /** Picks the two versions to compare; a GET form, so the comparison is a shareable URL. */
 export function DiffPicker({
   serviceId,
@@ -18,26 +33,8 @@ export function DiffPicker({
   return (
     <Form action={`/services/${serviceId}/key`} className="filters" aria-label="Compare versions">
       <input type="hidden" name="id" value={messageId} />
-      <label className="field">
-        <span>From version</span>
-        <select name="from" defaultValue={String(from)}>
-          {versions.map((v) => (
-            <option key={v.version} value={v.version}>
-              v{v.version}
-            </option>
-          ))}
-        </select>
-      </label>
-      <label className="field">
-        <span>To version</span>
-        <select name="to" defaultValue={String(to)}>
-          {versions.map((v) => (
-            <option key={v.version} value={v.version}>
-              v{v.version}
-            </option>
-          ))}
-        </select>
-      </label>
+      <VersionSelect label="From version" name="from" versions={versions} selected={from} />
+      <VersionSelect label="To version" name="to" versions={versions} selected={to} />
       <button type="submit">Compare</button>
     </Form>
   );
