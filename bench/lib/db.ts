@@ -1,31 +1,12 @@
 import pg from "pg";
 import { openStore, type Store } from "@/db/client";
 import { storeConfigFromEnv } from "@/db/config";
+import { localAdmin } from "@/test/pg-admin";
 
 /** The local PostgreSQL the benches create their databases on; never a remote one. */
 export const ADMIN_URL = process.env.WEIR_BENCH_ADMIN_URL ?? "postgres://postgres@127.0.0.1:5432/postgres";
 
-function assertLocal(url: string): void {
-  const host = new URL(url).hostname;
-  if (!["127.0.0.1", "localhost", "::1", "[::1]"].includes(host)) throw new Error(`benches only run against a local PostgreSQL, not ${host}`);
-}
-
-export function databaseUrl(name: string): string {
-  const url = new URL(ADMIN_URL);
-  url.pathname = `/${name}`;
-  return url.toString();
-}
-
-export async function withAdmin<T>(fn: (client: pg.Client) => Promise<T>): Promise<T> {
-  assertLocal(ADMIN_URL);
-  const client = new pg.Client({ connectionString: ADMIN_URL });
-  await client.connect();
-  try {
-    return await fn(client);
-  } finally {
-    await client.end();
-  }
-}
+export const { databaseUrl, withAdmin } = localAdmin(ADMIN_URL, "benches", "WEIR_BENCH_ADMIN_URL");
 
 export interface BenchDatabase {
   name: string;
