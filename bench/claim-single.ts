@@ -12,7 +12,7 @@ import { pgbench, type PgbenchResult } from "./lib/pgbench";
 import { cpuSplit, serveWeir } from "./lib/processes";
 import { machineLine, median, ratio, report } from "./lib/report";
 import { mintToken } from "./lib/token";
-import { prng } from "./lib/workload";
+import { seededRandom } from "@/lib/seeded-random";
 
 const KEYS = numberFlag("keys", quick ? 100_000 : 1_000_000);
 const SECONDS = numberFlag("seconds", quick ? 4 : 15);
@@ -48,7 +48,7 @@ async function main(): Promise<void> {
     try {
       const probe = await post<{ decision?: string }>(`${weir.url}/api/v1/claim`, { consumerGroup: GROUP, messageId: "m-1" }, token);
       if (probe.body.decision !== "duplicate") throw new Error(`expected a duplicate claim, got ${probe.status} ${JSON.stringify(probe.body)}`);
-      const random = prng(31);
+      const random = seededRandom(31);
       let fresh = 0;
       const body = () => `{"consumerGroup":"${GROUP}","messageId":"${random() < 0.5 ? `m-${Math.floor(random() * KEYS)}` : `w-${process.pid}-${fresh++}`}"}`;
       const load = (seconds: number) => drive({ url: weir.url, path: "/api/v1/claim", token, body, connections: 64, seconds });

@@ -7,6 +7,7 @@ import { createHash } from "node:crypto";
 import canonicalize from "canonicalize";
 import stableStringify from "safe-stable-stringify";
 import { structuralHash } from "../lib/dedup/canonical/structural-hash";
+import { seededRandom } from "../lib/seeded-random";
 import { report, type Row } from "./lib/report";
 
 const quick = process.argv.includes("--quick");
@@ -24,21 +25,11 @@ const contenders: { name: string; run: (text: string) => string }[] = [
   { name: "JSON.parse+safe-stable-stringify", run: (text) => sha256(stableStringify(JSON.parse(text)) ?? "") },
 ];
 
-// mulberry32: small, deterministic, good enough for fixtures.
-function prng(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = Math.imul(a ^ (a >>> 15), 1 | a);
-    t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 const WORDS = ["alpha", "Bravo", "café", "Zürich", "naïve", "東京", "señal", "data", "ÆØÅ", "ok", "line", "🚚"];
 
 function generatePayload(targetBytes: number, seed: number): string {
-  const rnd = prng(seed);
+  const rnd = seededRandom(seed);
   const pick = <T>(items: readonly T[]): T => items[Math.floor(rnd() * items.length)]!;
   const words = (n: number) => Array.from({ length: n }, () => pick(WORDS)).join(" ");
   const item = (i: number) => ({

@@ -16,7 +16,8 @@ import { serveWeir } from "./lib/processes";
 import { machineLine, report } from "./lib/report";
 import { mintToken } from "./lib/token";
 import { currentLsn, enableWalInspect, walBetween, type WalUse } from "./lib/wal";
-import { CheckMix, createPayloadFunctions, prng, registerService, seedLastSeen } from "./lib/workload";
+import { seededRandom } from "@/lib/seeded-random";
+import { CheckMix, createPayloadFunctions, registerService, seedLastSeen } from "./lib/workload";
 
 const KEYS = numberFlag("keys", quick ? 20_000 : 200_000);
 const SECONDS = numberFlag("seconds", quick ? 3 : 10);
@@ -63,7 +64,7 @@ async function main(): Promise<void> {
       const claimed = await post<{ decision?: string }>(`${weir.url}/api/v1/claim`, { consumerGroup: GROUP, messageId: "m-1" }, token);
       if (claimed.body.decision !== "duplicate") throw new Error(`expected a duplicate claim, got ${JSON.stringify(claimed.body)}`);
       const duplicates = new CheckMix(KEYS, 17, 1);
-      const random = prng(5);
+      const random = seededRandom(5);
       const checkLoad = (seconds: number) =>
         drive({ url: weir.url, path: "/api/v1/check", token, body: () => duplicates.checkBody(SERVICE), connections: 32, seconds });
       const claimLoad = (seconds: number) =>

@@ -12,7 +12,7 @@ import { describeLoad, drive, post, type LoadResult } from "./lib/load";
 import { serveWeir } from "./lib/processes";
 import { machineLine, ratio, report } from "./lib/report";
 import { mintToken } from "./lib/token";
-import { prng } from "./lib/workload";
+import { seededRandom } from "@/lib/seeded-random";
 
 const EXPIRED = numberFlag("records", quick ? 200_000 : 10_000_000);
 const GROUPS = 10;
@@ -51,7 +51,7 @@ async function main(): Promise<void> {
     const probe = await post<{ decision?: string }>(`${weir.url}/api/v1/claim`, { consumerGroup: LIVE, messageId: "m-1" }, token);
     if (probe.body.decision !== "duplicate") throw new Error(`expected a duplicate claim, got ${probe.status} ${JSON.stringify(probe.body)}`);
     // Half duplicates (records inside their window), half first claims of new ids.
-    const random = prng(3);
+    const random = seededRandom(3);
     let fresh = 0;
     const body = () => `{"consumerGroup":"${LIVE}","messageId":"${random() < 0.5 ? `m-${Math.floor(random() * LIVE_KEYS)}` : `new-${fresh++}`}"}`;
     const load = (seconds: number, stopWhen?: Promise<unknown>) => drive({ url: weir.url, path: "/api/v1/claim", token, body, connections: 16, rate: RATE, seconds, stopWhen });

@@ -1,7 +1,8 @@
 import type { WeirClient } from "@/lib/client/client";
 import { keysFor } from "@/lib/client/producer";
 import type { CheckRequest, ClaimRequest } from "@/lib/client/types";
-import { evolve, newOrder, random, total, type Order } from "@/lib/demo/orders";
+import { evolve, newOrder, total, type Order } from "@/lib/demo/orders";
+import { seededRandom } from "@/lib/seeded-random";
 import { DEMO_SERVICES } from "@/lib/demo/projections";
 
 export interface SimulationOptions {
@@ -48,7 +49,7 @@ export async function simulateTraffic(client: WeirClient, options: SimulationOpt
     }
     await client.putConsumerGroup(options.consumerGroup, { ttlSeconds: 3600, reason: "weir simulate: demo mailer window" });
   }
-  const rnd = random(options.seed);
+  const rnd = seededRandom(options.seed);
   const key = keysFor("simulator");
   let orders: Order[] = Array.from({ length: options.orders }, (_, n) => newOrder(n + 1, rnd));
   for (let round = 0; round < options.rounds; round++) {

@@ -1,5 +1,6 @@
 import type pg from "pg";
 import { structuralHash } from "@/lib/dedup/canonical/structural-hash";
+import { seededRandom } from "@/lib/seeded-random";
 
 /**
  * The bench's projection payload (~230 bytes), written in canonical form (fields
@@ -45,16 +46,6 @@ export async function seedLastSeen(pool: pg.Pool, serviceId: string, count: numb
   }
 }
 
-/** mulberry32: small, deterministic, good enough to pick keys. */
-export function prng(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = Math.imul(a ^ (a >>> 15), 1 | a);
-    t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 /**
  * The 50 % duplicate mix used by every contender: duplicates go to the lower
@@ -73,7 +64,7 @@ export class CheckMix {
     readonly duplicateShare = 0.5,
   ) {
     this.half = Math.floor(keys / 2);
-    this.random = prng(seed);
+    this.random = seededRandom(seed);
   }
 
   /** [k, v]: v = 0 is the seeded payload (a duplicate), any other v a change. */

@@ -10,17 +10,6 @@ export interface Order {
 const STATUSES: Order["status"][] = ["placed", "paid", "packed", "shipped", "delivered"];
 const NAMES = ["Ada Lovelace", "Grace Hopper", "Edsger Dijkstra", "Barbara Liskov", "Ken Thompson", "Radia Perlman"];
 
-/** mulberry32: small, seedable, good enough for demo traffic. */
-export function random(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 export function newOrder(n: number, rnd: () => number): Order {
   const name = NAMES[n % NAMES.length]!;

@@ -1,4 +1,5 @@
-import { evolve, newOrder, random, type Order } from "./orders";
+import { seededRandom } from "../seeded-random";
+import { evolve, newOrder, type Order } from "./orders";
 import { DEMO_SERVICES } from "./projections";
 
 /**
@@ -40,7 +41,7 @@ export async function seedDemo(base: string, token: string, seed = 42): Promise<
     const { id, displayName, ignoredPaths, historyDepth } = service;
     await post(base, token, `/api/v1/services/${id}`, { displayName, ignoredPaths: [...ignoredPaths], historyDepth }, "PUT");
   }
-  const rnd = random(seed);
+  const rnd = seededRandom(seed);
   let orders = Array.from({ length: 150 }, (_, n) => newOrder(n + 1, rnd));
   await sendChecks(base, token, checksFor(orders, rnd));
   for (let round = 0; round < 4; round++) {
@@ -54,7 +55,7 @@ export function startDemo(base: string, token: string): void {
   seedDemo(base, token)
     .then((orders) => {
       console.log(`[weir] demo data loaded: ${orders.length} orders checked by ${DEMO_SERVICES.length} services`);
-      const rnd = random(Date.now());
+      const rnd = seededRandom(Date.now());
       const timer = setInterval(() => {
         const picked = orders.filter(() => rnd() < 0.05).map((order) => evolve(order, rnd));
         const byId = new Map(picked.map((o) => [o.id, o]));

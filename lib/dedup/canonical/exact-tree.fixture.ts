@@ -1,4 +1,5 @@
 import fc from "fast-check";
+import { seededRandom } from "../../seeded-random";
 
 /** A JSON tree kept exactly as written: numbers as text, strings as code units. */
 export type Tree =
@@ -139,7 +140,7 @@ export function treeEquals(a: Tree, b: Tree): boolean {
 
 /** JSON text for `tree`; `seed` picks member order, whitespace and how strings are escaped. */
 export function serialize(tree: Tree, seed: number): string {
-  const random = mulberry32(seed);
+  const random = seededRandom(seed);
   const ws = () => (random() < 0.3 ? [" ", "\n", "\t", "\r\n", "  "][Math.floor(random() * 5)]! : "");
   const write = (node: Tree): string => {
     switch (node.kind) {
@@ -191,12 +192,3 @@ function shuffle<T>(items: readonly T[], random: () => number): T[] {
   return copy;
 }
 
-function mulberry32(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = Math.imul(a ^ (a >>> 15), 1 | a);
-    t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
