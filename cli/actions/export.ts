@@ -1,9 +1,9 @@
 import { createWriteStream } from "node:fs";
 import { once } from "node:events";
 import type { Writable } from "node:stream";
-import { stringify } from "csv-stringify/sync";
 import { listKeysPage, type KeyCursor, type KeyListRow } from "@/db/queries/console-keys";
 import { countSelection } from "@/db/queries/reset";
+import { csvRow } from "@/lib/csv";
 import { getService } from "@/lib/services/read-services";
 import { instantSchema } from "@/lib/validation/console-common";
 import { progressBar } from "../progress";
@@ -20,8 +20,9 @@ function encode(rows: KeyListRow[], serviceId: string, format: ExportOptions["fo
       .map((line) => `${line}\n`)
       .join("");
   }
-  const records = rows.map((r) => [serviceId, r.messageId, r.version, r.hash, r.firstSeen.toISOString(), r.lastChanged.toISOString()]);
-  return stringify(records, { header, columns: CSV_COLUMNS });
+  // Message ids come from upstream producers: csvRow neutralises cells a spreadsheet would run.
+  const records = rows.map((r) => csvRow([serviceId, r.messageId, r.version, r.hash, r.firstSeen, r.lastChanged]));
+  return (header ? csvRow(CSV_COLUMNS) : "") + records.join("");
 }
 
 async function write(out: Writable, chunk: string): Promise<void> {
@@ -51,7 +52,7 @@ export async function runExport(options: ExportOptions, globals: GlobalOptions):
             if (!page.hasMore) break;
             after = page.rows.at(-1)!.cursor;
           }
-          if (count === 0 && options.format === "csv") await write(out, stringify([], { header: true, columns: CSV_COLUMNS }));
+          if (count === 0 && options.format === "csv") await write(out, csvRow(CSV_COLUMNS));
         } finally {
           bar.stop();
         }

@@ -13,17 +13,17 @@ export interface WindowHit {
  * computed from the database clock, so nodes with skewed clocks agree.
  */
 export async function hitWindow(db: DbOrTx, key: string, windowSeconds: number): Promise<WindowHit> {
-  const result = await db.execute<{ hits: number; reset_in: number }>(sql`
-    with w as (select to_timestamp(floor(extract(epoch from now()) / ${windowSeconds}) * ${windowSeconds}) as start)
+  const result = await db.execute<{ hits: number; window_start: string | Date }>(sql`
     insert into auth_rate_limits as r (key, window_start, hits)
-    select ${key}, w.start, 1 from w
+    values (${key}, to_timestamp(floor(extract(epoch from now()) / ${windowSeconds}::int) * ${windowSeconds}::int), 1)
     on conflict (key) do update
       set hits = case when r.window_start = excluded.window_start then r.hits + 1 else 1 end,
           window_start = excluded.window_start
-    returning r.hits,
-      ceil(extract(epoch from (r.window_start + make_interval(secs => ${windowSeconds}) - now())))::int as reset_in`);
+    returning r.hits, r.window_start`);
   const row = result.rows[0]!;
-  return { hits: Number(row.hits), resetInSeconds: Math.max(1, Number(row.reset_in)) };
+  // Citus allows no now() in RETURNING: the window's end comes from the database, the rest from this clock.
+  const endsAt = new Date(row.window_start).getTime() + windowSeconds * 1000;
+  return { hits: Number(row.hits), resetInSeconds: Math.max(1, Math.ceil((endsAt - Date.now()) / 1000)) };
 }
 
 /** Drops counters whose window ended long ago; bounded so it never holds long locks. */

@@ -2,8 +2,8 @@
 /**
  * API token management from the console. Every export is a public endpoint:
  * each checks the session and role itself (requireConsoleActor also checks the
- * Origin of server actions); creation also needs a recent sign-in and is rate
- * limited (inside createApiToken).
+ * Origin of server actions); creation and revocation also need a recent
+ * sign-in and are rate limited (inside their verbs).
  */
 import { getDb } from "@/db/client";
 import { requireConsoleActor } from "@/lib/auth/console-actor";

@@ -2,7 +2,7 @@ import { sql } from "drizzle-orm";
 import { beforeAll, describe, expect, it } from "vitest";
 import { insertAudit } from "@/db/queries/audit";
 import { createTestDatabase, type TestDatabase } from "@/test/test-db";
-import { csvCell, csvRow } from "./csv";
+import { csvCell, csvRow } from "@/lib/csv";
 import { auditCsvStream } from "./export";
 
 describe("csvCell", () => {
@@ -38,7 +38,7 @@ describe("auditCsvStream", () => {
       select 'ops', 'operator', 'reset.start', ${target}, g, 'r' from generate_series(1, 1203) g`);
     await insertAudit(store.db, { actor: "=cmd|'/c calc'!A1", actorRole: "operator", action: "reset.start", target, affected: 1204 });
     await insertAudit(store.db, { actor: "ops", actorRole: "operator", action: "reset.start", target: "service:other", affected: 1 });
-    const text = await new Response(auditCsvStream(store.db, { targetPrefix: target })).text();
+    const text = await new Response(await auditCsvStream(store.db, { targetPrefix: target })).text();
     const lines = text.split("\r\n").filter((line) => line.length > 0);
     expect(lines[0]).toBe('"id","at","actor","actor_role","action","target","affected","reason","details"');
     expect(lines).toHaveLength(1 + 1205);
@@ -47,7 +47,7 @@ describe("auditCsvStream", () => {
     expect(lines.at(-1)).toContain(`"'+evil, ""quoted"""`);
     expect(text).not.toContain("service:other");
 
-    const capped = await new Response(auditCsvStream(store.db, { targetPrefix: target }, 10)).text();
+    const capped = await new Response(await auditCsvStream(store.db, { targetPrefix: target }, 10)).text();
     expect(capped.split("\r\n").filter(Boolean)).toHaveLength(11);
   });
 });

@@ -11,6 +11,9 @@ function positiveInt(name: string, fallback: number): number {
   return value;
 }
 
+/** How long a console session lasts unless WEIR_SESSION_SECONDS says otherwise; the README quotes this. */
+export const DEFAULT_SESSION_SECONDS = 8 * 3600;
+
 export interface AuthEnv {
   publicUrl: string | undefined;
   secureCookies: boolean;
@@ -19,7 +22,8 @@ export interface AuthEnv {
   /** Re-authentication window for destructive operations, in seconds. */
   freshSeconds: number;
   sessionSeconds: number;
-  loginPerAccount: { max: number; windowSeconds: number };
+  /** Growing delay per account after failed sign-ins (lib/auth/login-backoff.ts). */
+  loginBackoff: { freeFailures: number; maxDelaySeconds: number; quietSeconds: number };
   loginPerAddress: { max: number; windowSeconds: number };
   destructivePerActor: { max: number; windowSeconds: number };
   /** X-Forwarded-For entries to trust from the right (0: the socket address is the client). */
@@ -37,8 +41,12 @@ export function authEnv(): AuthEnv {
     secureCookies: publicUrl?.startsWith("https://") ?? false,
     secret,
     freshSeconds: positiveInt("WEIR_REAUTH_AFTER_SECONDS", 15 * 60),
-    sessionSeconds: positiveInt("WEIR_SESSION_SECONDS", 12 * 3600),
-    loginPerAccount: { max: positiveInt("WEIR_LOGIN_LIMIT_PER_ACCOUNT", 10), windowSeconds: 15 * 60 },
+    sessionSeconds: positiveInt("WEIR_SESSION_SECONDS", DEFAULT_SESSION_SECONDS),
+    loginBackoff: {
+      freeFailures: positiveInt("WEIR_LOGIN_FREE_FAILURES", 5),
+      maxDelaySeconds: positiveInt("WEIR_LOGIN_MAX_DELAY_SECONDS", 300),
+      quietSeconds: 15 * 60,
+    },
     loginPerAddress: { max: positiveInt("WEIR_LOGIN_LIMIT_PER_ADDRESS", 50), windowSeconds: 15 * 60 },
     destructivePerActor: { max: positiveInt("WEIR_DESTRUCTIVE_LIMIT", 30), windowSeconds: 10 * 60 },
     trustedProxyHops: Number(process.env.WEIR_TRUSTED_PROXY_HOPS ?? 0) || 0,

@@ -1,5 +1,5 @@
 import { randomBytes } from "node:crypto";
-import { betterAuth } from "better-auth";
+import { betterAuth, type BetterAuthOptions } from "better-auth";
 import { drizzleAdapter } from "better-auth/adapters/drizzle";
 import { nextCookies } from "better-auth/next-js";
 import { getOrCreateSetting } from "@/db/queries/auth-settings";
@@ -7,6 +7,7 @@ import { authAccounts, authSessions, authUsers, authVerifications } from "@/db/s
 import type { DbOrTx } from "@/db/types";
 import { authEnv, type AuthEnv } from "./auth-env";
 import { CLIENT_ADDRESS_HEADER } from "./client-address";
+import { withHashedSessionTokens } from "./hashed-sessions";
 import { allowedOriginsFor } from "./origin";
 import { signInGuard } from "./sign-in-guard";
 
@@ -17,14 +18,16 @@ import { signInGuard } from "./sign-in-guard";
  */
 export function createWeirAuth(db: DbOrTx, secret: string, env: AuthEnv = authEnv()) {
   const guard = signInGuard(db, env);
+  const drizzle = drizzleAdapter(db, {
+    provider: "pg",
+    schema: { user: authUsers, session: authSessions, account: authAccounts, verification: authVerifications },
+  });
   return betterAuth({
     appName: "weir",
     baseURL: env.publicUrl ?? `http://127.0.0.1:${process.env.PORT ?? 3000}`,
     secret,
-    database: drizzleAdapter(db, {
-      provider: "pg",
-      schema: { user: authUsers, session: authSessions, account: authAccounts, verification: authVerifications },
-    }),
+    // Sessions are stored by the SHA-256 of their token (hashed-sessions.ts).
+    database: (options: BetterAuthOptions) => withHashedSessionTokens(drizzle(options)),
     emailAndPassword: { enabled: true, disableSignUp: true, minPasswordLength: 12, maxPasswordLength: 256 },
     user: {
       additionalFields: { role: { type: "string", required: false, defaultValue: "viewer", input: false } },
@@ -43,7 +46,7 @@ export function createWeirAuth(db: DbOrTx, secret: string, env: AuthEnv = authEn
     },
     hooks: { before: guard.before, after: guard.after },
     telemetry: { enabled: false },
-    // Failed sign-ins are audited (sign-in-guard.ts); Better Auth need not log each one too.
+    // Failed sign-ins are security events (sign-in-guard.ts); Better Auth need not log each one too.
     logger: { level: "error" },
     plugins: [nextCookies()],
   });
@@ -56,8 +59,9 @@ const HOLDER = Symbol.for("weir.auth");
 const instances = ((globalThis as Record<symbol, WeakMap<object, Promise<WeirAuth>>>)[HOLDER] ??= new WeakMap());
 
 async function secretFor(db: DbOrTx, env: AuthEnv): Promise<string> {
+  // A configured secret is never written to the database, so a copy of it cannot sign cookies.
   if (env.secret) return env.secret;
-  // Nodes must share the signing secret; the first one to start creates it.
+  // Without one, nodes must share the signing secret; the first one to start creates it.
   return getOrCreateSetting(db, "session_secret", () => randomBytes(32).toString("base64url"));
 }
 

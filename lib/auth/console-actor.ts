@@ -1,16 +1,17 @@
 import { getDb } from "@/db/client";
 import { ForbiddenError, UnauthorizedError } from "@/lib/errors";
-import type { Actor, ConsoleRole } from "./actor";
+import type { Actor } from "./actor";
 import { authEnv } from "./auth-env";
+import { authorize } from "./authorize";
 import { originProblem } from "./origin";
 import { inExplicitScope, requestHeaders } from "./request-headers";
-import { hasRole } from "./roles";
+import type { Permission } from "./permissions";
 import { sessionActor } from "./session-actor";
 
 /**
  * The signed-in console user, from the session cookie, or null. Every page,
- * server action and console route calls `requireConsoleActor` with the least
- * role it needs; deny by default. Destructive actions also call
+ * server action and console route calls `requireConsoleActor` with the
+ * permission it needs (checked by `authorize`, the one rule); deny by default. Destructive actions also call
  * `requireRecentSignIn` (lib/auth/recent-sign-in.ts).
  */
 export async function getConsoleActor(): Promise<Actor | null> {
@@ -23,7 +24,7 @@ export async function assertSameOrigin(headers?: Headers): Promise<void> {
   if (problem) throw new ForbiddenError(`cross-site request refused: ${problem}`);
 }
 
-export async function requireConsoleActor(role: ConsoleRole): Promise<Actor> {
+export async function requireConsoleActor(permission: Permission): Promise<Actor> {
   const headers = await requestHeaders();
   // Server actions carry Next-Action; pages (plain GETs) carry no Origin to check.
   if (headers.has("next-action")) await assertSameOrigin(headers);
@@ -38,6 +39,6 @@ export async function requireConsoleActor(role: ConsoleRole): Promise<Actor> {
     }
     throw new UnauthorizedError("sign in to use the console");
   }
-  if (!hasRole(actor.role, role)) throw new ForbiddenError(`this needs the ${role} role`);
+  authorize(actor, permission);
   return actor;
 }

@@ -11,7 +11,9 @@ import { signInWithPassword } from "./sign-in";
  * Better Auth offers (sign-up, email flows, account deletion, social links) is
  * refused here, whatever its own configuration says.
  */
-const ALLOWED = new Set(["/get-session", "/sign-in/email", "/sign-out", "/change-password", "/list-sessions", "/revoke-session", "/revoke-other-sessions", "/ok"]);
+const ALLOWED = new Set(["/get-session", "/sign-in/email", "/sign-out", "/change-password", "/ok"]);
+// Not /list-sessions nor /revoke-(other-)session(s): stored sessions carry only the hash of their
+// token (hashed-sessions.ts), which those endpoints would hand out and match against as a token.
 
 export async function handleAuthRequest(request: Request): Promise<Response> {
   const path = new URL(request.url).pathname.replace(/^\/api\/auth/, "");

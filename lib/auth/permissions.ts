@@ -24,6 +24,7 @@ const GRANTS: Record<Role, readonly Permission[]> = {
   admin: ["read", "decide", "release", "operate", "admin"],
 };
 
-export function can(role: Role, permission: Permission): boolean {
+/** Whether a role carries a permission; scope is checked by `authorize` (authorize.ts), which calls this. */
+export function grants(role: Role, permission: Permission): boolean {
   return GRANTS[role].includes(permission);
 }

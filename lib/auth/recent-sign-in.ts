@@ -10,7 +10,7 @@ import { limitDestructive } from "./rate-limit";
  * need a console sign-in younger than WEIR_REAUTH_AFTER_SECONDS (15 min by
  * default). Call it in every such server action right after requireConsoleActor:
  *
- *   const actor = await requireConsoleActor("operator");
+ *   const actor = await requireConsoleActor("operate");
  *   requireRecentSignIn(actor); // throws ReauthenticationRequiredError (code "reauth_required")
  *
  * The UI answers "reauth_required" by sending the user to /sign-in?reauth=1&next=<page>.

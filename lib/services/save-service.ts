@@ -2,6 +2,8 @@ import { insertAudit } from "@/db/queries/audit";
 import { findService, upsertService, type ServiceRow } from "@/db/queries/services";
 import type { DbOrTx } from "@/db/types";
 import type { Actor } from "@/lib/auth/actor";
+import { authorize } from "@/lib/auth/authorize";
+import { guardDestructive } from "@/lib/auth/recent-sign-in";
 import { compileIgnoredPaths } from "@/lib/dedup/canonical/ignored-paths";
 import { serviceSettingsSchema, type ServiceSettingsInput } from "@/lib/validation/services";
 import { serviceIdSchema } from "@/lib/validation/common";
@@ -29,6 +31,9 @@ export async function saveService({
   input: ServiceSettingsInput;
 }): Promise<SaveServiceResult> {
   const serviceId = serviceIdSchema.parse(id);
+  authorize(actor, "admin", { kind: "services", id: serviceId });
+  // Ignored paths change every later decision of the service: the same guard as resets and TTL edits.
+  await guardDestructive(actor, db);
   const settings = serviceSettingsSchema.parse(input);
   compileIgnoredPaths(settings.ignoredPaths);
   const result = await db.transaction(async (tx) => {

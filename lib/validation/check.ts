@@ -2,18 +2,22 @@ import { z } from "zod";
 import { hashSchema, messageIdSchema, serviceIdSchema } from "./common";
 
 export const MAX_BATCH_ITEMS = 1000;
+/** The exact parser's nesting limit (DEFAULT_MAX_DEPTH of json-scanner.ts); a literal, as the typed client reads this file. */
+export const MAX_JSON_DEPTH = 64;
 
 export const checkRequestSchema = z.object({
   serviceId: serviceIdSchema,
   messageId: messageIdSchema,
-  payload: z.json().describe("The projected payload; hashed structurally (field order never matters)"),
+  payload: z
+    .json()
+    .describe(`The projected payload; hashed structurally (field order never matters). Nested at most ${MAX_JSON_DEPTH} levels deep (deeper: 400 too_deep)`),
 });
 
 /** The envelope fields, validated after the exact JSON parse has taken the payload apart. */
 export const checkKeySchema = checkRequestSchema.pick({ serviceId: true, messageId: true });
 
 export const checkBatchRequestSchema = z.object({
-  items: z.array(checkRequestSchema).min(1).max(MAX_BATCH_ITEMS),
+  items: z.array(checkRequestSchema).min(1, "at least one item").max(MAX_BATCH_ITEMS, `at most ${MAX_BATCH_ITEMS} items per batch`),
 });
 
 export const decisionSchema = z.enum(["new", "changed", "duplicate"]);

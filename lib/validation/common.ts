@@ -2,6 +2,17 @@ import { z } from "zod";
 
 /** Rejects what PostgreSQL text cannot hold (NUL) or would silently alter (lone surrogates). */
 export const storableText = (value: string) => !value.includes("\u0000") && value.isWellFormed();
+export const UNSTORABLE_TEXT = "must not contain NUL or unpaired surrogates";
+
+/**
+ * Every free-text field weir accepts (reasons, names, prefixes, filters): bounded,
+ * and free of what PostgreSQL cannot store, so bad bytes are a 400 naming the field.
+ */
+export function textSchema(max: number, options: { min?: number; minMessage?: string; trim?: boolean } = {}) {
+  const base = options.trim ? z.string().trim() : z.string();
+  const bounded = options.min ? base.min(options.min, options.minMessage) : base;
+  return bounded.max(max, `must be at most ${max} characters`).refine(storableText, UNSTORABLE_TEXT);
+}
 
 export const serviceIdSchema = z
   .string()
@@ -12,7 +23,7 @@ export const messageIdSchema = z
   .string()
   .min(1, "must not be empty")
   .max(512, "must be at most 512 characters")
-  .refine(storableText, "must not contain NUL or unpaired surrogates")
+  .refine(storableText, UNSTORABLE_TEXT)
   .describe("Entity or message id");
 
 export const hashSchema = z.string().regex(/^[0-9a-f]{64}$/).describe("SHA-256 of the canonical form, hex");

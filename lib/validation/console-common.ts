@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { textSchema } from "./common";
 
 /** A search param: the first value when repeated, and "" treated as absent. */
 export const param = (value: unknown) => {
@@ -28,7 +29,7 @@ export const instantSchema = z.preprocess(
     .optional(),
 );
 
-export const optionalText = (max: number) => z.preprocess(param, z.string().max(max).optional());
+export const optionalText = (max: number) => z.preprocess(param, textSchema(max).optional());
 
 export const optionalInt = (min: number, max: number) =>
   z.preprocess(param, z.coerce.number().int().min(min).max(max).optional());
@@ -37,3 +38,13 @@ export const optionalInt = (min: number, max: number) =>
 export const cursorParam = z.preprocess(param, z.string().max(2048).optional());
 
 export type SearchParams = Record<string, string | string[] | undefined>;
+
+/** The text the URL gave for each filter, kept as typed so that a bad value can be corrected, not retyped. */
+export function rawValues(params: SearchParams, names: readonly string[]): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (const name of names) {
+    const first = param(params[name]);
+    if (typeof first === "string") out[name] = first.slice(0, 512);
+  }
+  return out;
+}

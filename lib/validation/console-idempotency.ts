@@ -11,6 +11,7 @@ export const idempotencyBrowseSchema = z.object({
   scope: optionalText(128).pipe(scopeIdSchema.optional()),
   status: z.preprocess(param, z.enum(KEY_STATES).default("in_progress")),
   after: cursorParam,
+  before: cursorParam,
 });
 
 export const releaseKeySchema = z.object({

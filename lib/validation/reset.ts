@@ -1,6 +1,6 @@
 import { z } from "zod";
 import { CONFIRM_THRESHOLD, MAX_LIST_IDS } from "../reset/constants";
-import { messageIdSchema, serviceIdSchema } from "./common";
+import { messageIdSchema, serviceIdSchema, textSchema } from "./common";
 import { instantSchema, param } from "./console-common";
 import { reasonSchema } from "./window";
 
@@ -20,8 +20,8 @@ export const resetSelectionSchema = z
     subject: serviceIdSchema,
     mode: z.enum(["key", "list", "filter"]),
     messageId: optional(messageIdSchema),
-    messageIds: optional(z.string().max(6_000_000)),
-    prefix: optional(z.string().max(512)),
+    messageIds: optional(textSchema(6_000_000)),
+    prefix: optional(textSchema(512)),
     from: instantSchema,
     to: instantSchema,
   })
@@ -55,7 +55,7 @@ export const startResetSchema = z.object({
   selection: resetSelectionSchema,
   reason: reasonSchema,
   /** The service or group id, typed, when the reset is larger than the threshold. */
-  confirmation: z.string().max(200).optional(),
+  confirmation: textSchema(200).optional(),
 });
 export type StartResetInput = z.input<typeof startResetSchema>;
 

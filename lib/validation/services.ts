@@ -1,14 +1,32 @@
 import { z } from "zod";
-import { hashSchema, serviceIdSchema } from "./common";
+import { validateJsonPointer } from "../dedup/canonical/ignored-paths";
+import { hashSchema, serviceIdSchema, storableText, textSchema, UNSTORABLE_TEXT } from "./common";
 
-/** JSON pointer (RFC 6901): empty or "/"-prefixed segments with ~0 / ~1 escapes. */
-export const jsonPointerSchema = z
-  .string()
-  .max(1024)
-  .regex(/^(\/([^~]|~[01])*)+$/, "must be a JSON pointer such as /meta/sentAt");
+/** Longest ignored path, in characters; a payload nests at most 64 levels, so longer paths cannot match. */
+export const MAX_POINTER_CHARS = 512;
+const POINTER_MESSAGE = "must be a JSON pointer such as /meta/sentAt";
+
+/**
+ * JSON pointer (RFC 6901): "/"-prefixed segments with ~0 / ~1 escapes. Checked by the
+ * engine's own one-pass parser (linear), after the length bound, never by a backtracking regex.
+ */
+export const jsonPointerSchema = z.string().superRefine((pointer, ctx) => {
+  if (pointer.length > MAX_POINTER_CHARS) return ctx.addIssue({ code: "custom", message: `must be at most ${MAX_POINTER_CHARS} characters` });
+  if (!storableText(pointer)) return ctx.addIssue({ code: "custom", message: UNSTORABLE_TEXT });
+  if (pointer === "" || !isJsonPointer(pointer)) ctx.addIssue({ code: "custom", message: POINTER_MESSAGE });
+});
+
+function isJsonPointer(pointer: string): boolean {
+  try {
+    validateJsonPointer(pointer);
+    return true;
+  } catch {
+    return false;
+  }
+}
 
 export const serviceSettingsSchema = z.object({
-  displayName: z.string().trim().min(1).max(200).optional(),
+  displayName: textSchema(200, { min: 1, trim: true }).optional(),
   ignoredPaths: z.array(jsonPointerSchema).max(100).default([]),
   historyDepth: z.number().int().min(0).max(100).default(0),
 });

@@ -1,25 +1,29 @@
 import { z } from "zod";
+import { textSchema } from "./common";
 
 /** A scope entry: an id (services, consumer groups and idempotency scopes share the id alphabet) or "*". */
 const scopeEntry = z.string().regex(/^(\*|[A-Za-z0-9][A-Za-z0-9._:-]{0,127})$/, 'an id, or "*" for all');
 const scopeList = z.array(scopeEntry).max(200).default([]);
 
+/** A reason that may be left out (token and user changes), for the audit log. */
+export const optionalReasonSchema = textSchema(500, { trim: true }).optional();
+
 export const tokenRoleSchema = z.enum(["service", "viewer", "operator", "admin"]);
 
 export const createTokenSchema = z.object({
-  name: z.string().trim().min(1).max(100),
+  name: textSchema(100, { min: 1, trim: true }),
   role: tokenRoleSchema.default("service"),
   services: scopeList,
   consumerGroups: scopeList,
   idempotencyScopes: scopeList,
   expiresInDays: z.number().int().min(1).max(3650).optional(),
-  reason: z.string().trim().max(500).optional(),
+  reason: optionalReasonSchema,
 });
 export type CreateTokenInput = z.input<typeof createTokenSchema>;
 
 export const revokeTokenSchema = z.object({
   id: z.string().regex(/^tok_[A-Za-z0-9_-]{8,64}$/),
-  reason: z.string().trim().max(500).optional(),
+  reason: optionalReasonSchema,
 });
 export type RevokeTokenInput = z.input<typeof revokeTokenSchema>;
 
@@ -45,7 +49,7 @@ export const createdTokenSchema = z.object({
 
 export const createUserSchema = z.object({
   email: z.email().max(320).transform((e) => e.toLowerCase()),
-  name: z.string().trim().min(1).max(200).optional(),
+  name: textSchema(200, { min: 1, trim: true }).optional(),
   password: z.string().min(12, "at least 12 characters").max(256),
   role: z.enum(["viewer", "operator", "admin"]).default("viewer"),
 });
@@ -53,5 +57,5 @@ export type CreateUserInput = z.input<typeof createUserSchema>;
 
 export const setUserRoleSchema = z.object({
   role: z.enum(["viewer", "operator", "admin"]),
-  reason: z.string().trim().max(500).optional(),
+  reason: optionalReasonSchema,
 });

@@ -1,6 +1,6 @@
 import { z } from "zod";
 import { MAX_WINDOW_SECONDS } from "./limits";
-import { messageIdSchema } from "./common";
+import { messageIdSchema, textSchema } from "./common";
 
 export const MAX_CLAIM_BATCH_ITEMS = 1000;
 
@@ -24,7 +24,7 @@ export const graceSecondsSchema = z
   .nullable()
   .describe("How long expired records are kept to detect late redeliveries; null means one TTL");
 
-export const reasonSchema = z.string().trim().min(1, "must say why").max(1000).describe("Why, for the audit log");
+export const reasonSchema = textSchema(1000, { min: 1, minMessage: "must say why", trim: true }).describe("Why, for the audit log");
 
 const isoDate = z.string().describe("ISO 8601");
 
@@ -34,7 +34,8 @@ export const claimRequestSchema = z.object({
 });
 
 export const claimBatchRequestSchema = z.object({
-  items: z.array(claimRequestSchema).min(1).max(MAX_CLAIM_BATCH_ITEMS),
+  // The same answers as the check batch's exact parser (check-envelope.ts): one error shape for batch limits.
+  items: z.array(claimRequestSchema).min(1, "at least one item").max(MAX_CLAIM_BATCH_ITEMS, `at most ${MAX_CLAIM_BATCH_ITEMS} items per batch`),
 });
 
 export const claimResponseSchema = z.object({

@@ -3,6 +3,8 @@ import Form from "next/form";
 import Link from "next/link";
 import { EmptyState } from "@/components/ui/empty-state";
 import { Field } from "@/components/ui/field";
+import { InvalidFilters } from "@/components/ui/invalid-filters";
+import { VisibleText } from "@/components/ui/visible-text";
 import { hrefWith, Pager } from "@/components/ui/pager";
 import { PageHeader } from "@/components/ui/page-header";
 import { StoreUnavailableNotice } from "@/components/ui/store-unavailable";
@@ -10,17 +12,20 @@ import { requireConsoleActor } from "@/lib/auth/console-actor";
 import { loadAuditPage } from "@/lib/audit/list";
 import { formatCount, formatInstant, toInputInstant } from "@/lib/console/format";
 import { withStore } from "@/lib/console/store";
-import type { SearchParams } from "@/lib/validation/console-common";
+import { rawValues, type SearchParams } from "@/lib/validation/console-common";
 
 export const dynamic = "force-dynamic";
 export const metadata: Metadata = { title: "Audit log" };
 
 export default async function AuditPage({ searchParams }: { searchParams: Promise<SearchParams> }) {
-  await requireConsoleActor("viewer");
+  await requireConsoleActor("read");
   const params = await searchParams;
   const loaded = await withStore((db) => loadAuditPage(db, params));
   if (!loaded.ok) return <StoreUnavailableNotice />;
   const { filters, fieldErrors, actions, entries, nextCursor } = loaded.data;
+  // A refused filter stays in its field as typed (text, since a date input would silently empty it).
+  const raw = rawValues(params, ["actor", "target", "from", "to"]);
+  const invalid = Object.keys(fieldErrors).length > 0;
   const base = {
     action: filters?.action,
     actor: filters?.actor,
@@ -49,16 +54,16 @@ export default async function AuditPage({ searchParams }: { searchParams: Promis
           </select>
         </Field>
         <Field label="Actor" errors={fieldErrors.actor}>
-          <input name="actor" defaultValue={filters?.actor ?? ""} placeholder="ops@example.com" />
+          <input name="actor" defaultValue={filters?.actor ?? raw.actor ?? ""} placeholder="ops@example.com" />
         </Field>
         <Field label="Target starts with" errors={fieldErrors.target}>
-          <input name="target" defaultValue={filters?.target ?? ""} placeholder="service:adapter-2" />
+          <input name="target" defaultValue={filters?.target ?? raw.target ?? ""} placeholder="service:adapter-2" />
         </Field>
         <Field label="From (UTC)" errors={fieldErrors.from}>
-          <input type="datetime-local" name="from" defaultValue={toInputInstant(filters?.from)} />
+          {invalid ? <input name="from" defaultValue={raw.from ?? ""} /> : <input type="datetime-local" name="from" defaultValue={toInputInstant(filters?.from)} />}
         </Field>
         <Field label="Before (UTC)" errors={fieldErrors.to}>
-          <input type="datetime-local" name="to" defaultValue={toInputInstant(filters?.to)} />
+          {invalid ? <input name="to" defaultValue={raw.to ?? ""} /> : <input type="datetime-local" name="to" defaultValue={toInputInstant(filters?.to)} />}
         </Field>
         <div className="actions">
           <button type="submit" className="primary">
@@ -67,7 +72,9 @@ export default async function AuditPage({ searchParams }: { searchParams: Promis
           <Link href="/audit">Clear</Link>
         </div>
       </Form>
-      {entries.length === 0 ? (
+      {invalid ? (
+        <InvalidFilters what="audit entries" />
+      ) : entries.length === 0 ? (
         <EmptyState title="No audit entries match." />
       ) : (
         <div className="table-wrap">
@@ -94,7 +101,9 @@ export default async function AuditPage({ searchParams }: { searchParams: Promis
                     <code>{e.action}</code>
                   </td>
                   <td className="break">
-                    <code>{e.target}</code>
+                    <code>
+                      <VisibleText text={e.target} />
+                    </code>
                   </td>
                   <td className="num">{formatCount(e.affected)}</td>
                   <td className="small break">{e.reason ?? ""}</td>

@@ -8,7 +8,7 @@ export const dynamic = "force-dynamic";
 export const metadata: Metadata = { title: "API tokens" };
 
 export default async function TokensPage() {
-  const actor = await requireConsoleActor("viewer");
+  const actor = await requireConsoleActor("read");
   const tokens = await loadConsoleTokens(actor);
   return (
     <>

@@ -4,6 +4,9 @@ import { useRouter } from "next/navigation";
 import { useState, useTransition } from "react";
 import { createToken, revokeToken } from "@/lib/actions/tokens";
 import type { TokenBody } from "@/lib/auth/tokens/token-actor";
+import { CopyButton } from "@/components/ui/copy-button";
+import { ReasonedAction } from "@/components/ui/reasoned-action";
+import { RelativeTime } from "@/components/ui/relative-time";
 import type { ActionFailure } from "@/lib/console/action-result";
 
 const splitIds = (text: string) => text.split(/[\s,]+/).map((s) => s.trim()).filter(Boolean);
@@ -76,17 +79,54 @@ function CreateTokenForm({ onCreated }: { onCreated: (token: string) => void }) 
   );
 }
 
+/** Revoking asks for a reason (the audit log keeps it) and a second click, in a panel naming the token. */
+function RevokeToken({ token, onDone }: { token: TokenBody; onDone(message: string | null, failure: ActionFailure | null): void }) {
+  const [open, setOpen] = useState(false);
+  const [reason, setReason] = useState("");
+  const [failure, setFailure] = useState<ActionFailure | null>(null);
+  const [pending, startTransition] = useTransition();
+  if (!open) {
+    return (
+      <button type="button" onClick={() => setOpen(true)} aria-label={`Revoke ${token.name}…`}>
+        Revoke…
+      </button>
+    );
+  }
+  const confirm = () =>
+    startTransition(async () => {
+      const result = await revokeToken({ id: token.id, reason });
+      setFailure(result.ok ? null : result);
+      if (result.ok) {
+        setOpen(false);
+        onDone(`Token “${token.name}” (${token.prefix}…) is revoked; services using it are refused within 10 seconds.`, null);
+      }
+    });
+  return (
+    <div role="group" aria-label={`Revoke ${token.name}`} data-testid="revoke-panel">
+      <p className="small">Services still sending this token start getting 401 answers.</p>
+      <ReasonedAction
+        reason={reason}
+        onReason={setReason}
+        reasonErrors={failure?.fieldErrors?.reason}
+        tone="danger"
+        pending={pending}
+        label={`Revoke ${token.name}`}
+        pendingLabel="Revoking…"
+        onConfirm={confirm}
+      />
+      <button type="button" onClick={() => setOpen(false)}>
+        Cancel
+      </button>
+      <Failure failure={failure} />
+    </div>
+  );
+}
+
 export function TokensClient({ tokens, canManage }: { tokens: TokenBody[]; canManage: boolean }) {
   const router = useRouter();
   const [created, setCreated] = useState<string | null>(null);
+  const [notice, setNotice] = useState<string | null>(null);
   const [failure, setFailure] = useState<ActionFailure | null>(null);
-  const [pending, startTransition] = useTransition();
-  const revoke = (id: string) =>
-    startTransition(async () => {
-      const result = await revokeToken({ id });
-      setFailure(result.ok ? null : result);
-      router.refresh();
-    });
   return (
     <>
       {canManage ? (
@@ -103,7 +143,13 @@ export function TokensClient({ tokens, canManage }: { tokens: TokenBody[]; canMa
         <div role="status" className="panel">
           <strong>Copy this token now; it will not be shown again.</strong>
           <pre data-testid="new-token" style={{ userSelect: "all", overflowWrap: "anywhere", whiteSpace: "pre-wrap" }}>{created}</pre>
+          <CopyButton value={created} label="token secret" />
         </div>
+      ) : null}
+      {notice ? (
+        <p role="status" className="panel" data-testid="token-notice">
+          {notice}
+        </p>
       ) : null}
       <Failure failure={failure} />
       {tokens.length === 0 ? (
@@ -135,16 +181,23 @@ export function TokensClient({ tokens, canManage }: { tokens: TokenBody[]; canMa
                   idempotency: {t.idempotencyScopes.join(", ") || "none"}
                 </td>
                 <td>
-                  {new Date(t.createdAt).toLocaleString()} by {t.createdBy}
+                  <RelativeTime value={t.createdAt} /> by {t.createdBy}
                 </td>
-                <td>{t.lastUsedAt ? new Date(t.lastUsedAt).toLocaleString() : "never"}</td>
+                <td>{t.lastUsedAt ? <RelativeTime value={t.lastUsedAt} /> : "never"}</td>
                 <td>
                   {t.revokedAt ? (
-                    `revoked ${new Date(t.revokedAt).toLocaleString()}`
+                    <>
+                      revoked <RelativeTime value={t.revokedAt} />
+                    </>
                   ) : canManage ? (
-                    <button type="button" disabled={pending} onClick={() => revoke(t.id)} aria-label={`Revoke ${t.name}`}>
-                      Revoke
-                    </button>
+                    <RevokeToken
+                      token={t}
+                      onDone={(message, fail) => {
+                        setNotice(message);
+                        setFailure(fail);
+                        router.refresh();
+                      }}
+                    />
                   ) : (
                     "active"
                   )}

@@ -24,7 +24,7 @@ const EXPECTED: Record<string, Expectation> = {
   "reset.startResetAction": { role: "operator", destructive: true },
   "reset.undoResetAction": { role: "operator", destructive: true },
   "tokens.createToken": { role: "admin", destructive: true },
-  "tokens.revokeToken": { role: "admin" },
+  "tokens.revokeToken": { role: "admin", destructive: true },
 };
 
 const RANK = { viewer: 1, operator: 2, admin: 3 } as const;

@@ -2,13 +2,18 @@ import { getDb } from "@/db/client";
 import { listApiTokens } from "@/db/queries/auth-tokens";
 import type { DbOrTx } from "@/db/types";
 import type { Actor } from "../actor";
-import { authorize } from "../authorize";
+import { authorize, filterAuthorized } from "../authorize";
 import { tokenBody, type TokenBody } from "./token-actor";
 
-/** Tokens without their secrets (which weir never kept). Console users may read them; the API route is admin-only. */
+/**
+ * Tokens without their secrets (which weir never kept). Console users may read
+ * them; the API route is admin-only. A scoped credential sees only the tokens
+ * whose scopes are all within its own.
+ */
 export async function listApiTokensVerb({ db, actor, includeRevoked = false }: { db: DbOrTx; actor: Actor; includeRevoked?: boolean }): Promise<TokenBody[]> {
   authorize(actor, "read");
-  return (await listApiTokens(db, { includeRevoked })).map(tokenBody);
+  const rows = await listApiTokens(db, { includeRevoked });
+  return filterAuthorized(actor, "read", rows, (row) => ({ scopes: row })).map(tokenBody);
 }
 
 /** The console's token list (revoked ones included, so people can see what was withdrawn and when). */

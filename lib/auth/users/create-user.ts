@@ -23,7 +23,7 @@ export interface CreatedUser {
  * transaction. Admins only; the CLI and first-start bootstrap act as system.
  */
 export async function createUser({ db, actor, input }: { db: DbOrTx; actor: Actor; input: CreateUserInput }): Promise<CreatedUser> {
-  authorize(actor, "admin");
+  authorize(actor, "admin", "unscoped");
   await guardDestructive(actor, db);
   const parsed = createUserSchema.parse(input);
   const passwordHash = await hashPassword(parsed.password);

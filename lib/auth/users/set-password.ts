@@ -10,7 +10,7 @@ import { authorize } from "../authorize";
 
 /** Replaces a user's password and signs them out everywhere (CLI recovery and the demo's per-boot password). */
 export async function setUserPassword({ db, actor, email, password }: { db: DbOrTx; actor: Actor; email: string; password: string }): Promise<void> {
-  authorize(actor, "admin");
+  authorize(actor, "admin", "unscoped");
   if (password.length < 12 || password.length > 256) throw new ValidationError("password: 12 to 256 characters", "password");
   const passwordHash = await hashPassword(password);
   await db.transaction(async (tx) => {

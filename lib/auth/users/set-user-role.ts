@@ -13,7 +13,7 @@ import { guardDestructive } from "../recent-sign-in";
  * cannot be demoted (nobody could manage users any more).
  */
 export async function changeUserRole({ db, actor, userId, input }: { db: DbOrTx; actor: Actor; userId: string; input: { role: string; reason?: string } }) {
-  authorize(actor, "admin");
+  authorize(actor, "admin", "unscoped");
   await guardDestructive(actor, db);
   const parsed = setUserRoleSchema.parse(input);
   return db.transaction(async (tx) => {

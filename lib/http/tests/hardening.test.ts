@@ -1,0 +1,74 @@
+import { sql } from "drizzle-orm";
+import { afterEach, beforeAll, describe, expect, it } from "vitest";
+import { signedInUser } from "@/test/auth-fixtures";
+import { startTestApi, type TestApi } from "@/test/api-server";
+import { createService } from "@/test/factories";
+import { createTestDatabase, type TestDatabase } from "@/test/test-db";
+
+let store: TestDatabase;
+let api: TestApi;
+
+beforeAll(async () => {
+  store = await createTestDatabase();
+  api = await startTestApi(async () => store);
+});
+
+const raw = (method: string, path: string, init: { body?: string; headers?: Record<string, string> } = {}) =>
+  fetch(`${api.url}${path}`, { method, body: init.body, headers: { authorization: `Bearer ${api.adminToken}`, ...init.headers } });
+
+describe("request bodies", () => {
+  it("answers 415 to a body that is not declared as JSON, before reading it", async () => {
+    const service = await createService(store.db);
+    const body = JSON.stringify({ serviceId: service, messageId: "m-415", payload: { a: 1 } });
+    for (const type of ["text/plain", "application/x-www-form-urlencoded", "application/jsonx", "multipart/form-data; boundary=x"]) {
+      const response = await raw("POST", "/api/v1/check", { body, headers: { "content-type": type } });
+      expect(response.status, type).toBe(415);
+      expect((await response.json()).error.field).toBe("content-type");
+    }
+    const untyped = await fetch(`${api.url}/api/v1/check`, { method: "POST", body: new Blob([body]), headers: { authorization: `Bearer ${api.adminToken}` } });
+    expect(untyped.status).toBe(415);
+    const json = await raw("POST", "/api/v1/check", { body, headers: { "content-type": "application/json; charset=utf-8" } });
+    expect(json.status).toBe(200);
+    expect((await json.json()).decision).toBe("new");
+  });
+
+  it("needs no content type where there is no body", async () => {
+    expect((await raw("GET", "/api/v1/services")).status).toBe(200);
+    const created = await api.request("POST", "/api/v1/tokens", { name: "to revoke without a body" });
+    expect((await raw("DELETE", `/api/v1/tokens/${created.body.details.id}`)).status).toBe(200);
+    expect((await raw("POST", "/api/v1/cleanup")).status).toBe(200);
+  });
+});
+
+describe("the destructive guard on token revoke and service settings", () => {
+  const saved = process.env.WEIR_DESTRUCTIVE_LIMIT;
+  afterEach(() => {
+    if (saved === undefined) delete process.env.WEIR_DESTRUCTIVE_LIMIT;
+    else process.env.WEIR_DESTRUCTIVE_LIMIT = saved;
+  });
+
+  it("asks a console session for a recent sign-in before revoking a token or changing a service", async () => {
+    const admin = await signedInUser(store.db, "admin");
+    await store.db.execute(sql`update auth_sessions s set created_at = now() - interval '16 minutes' from auth_users u where u.id = s.user_id and u.email = ${admin.email}`);
+    const stale = api.as({ headers: { cookie: admin.cookie, origin: api.url } });
+    const service = await createService(store.db);
+    const put = await stale.request("PUT", `/api/v1/services/${service}`, { ignoredPaths: ["/meta"] });
+    expect(put.status).toBe(403);
+    expect(put.body.error.code).toBe("reauth_required");
+    const token = await api.request("POST", "/api/v1/tokens", { name: "kept" });
+    const revoke = await stale.request("DELETE", `/api/v1/tokens/${token.body.details.id}`);
+    expect(revoke.body.error.code).toBe("reauth_required");
+    expect((await api.request("GET", "/api/v1/tokens")).body.tokens.map((t: { name: string }) => t.name)).toContain("kept");
+  });
+
+  it("counts them against the destructive-operation limit, whatever the door", async () => {
+    const victim = await api.request("POST", "/api/v1/tokens", { name: "victim" });
+    const caller = api.as(await api.createToken({ name: "busy admin", role: "admin", services: ["*"], consumerGroups: ["*"], idempotencyScopes: ["*"] }));
+    const service = await createService(store.db);
+    process.env.WEIR_DESTRUCTIVE_LIMIT = "2";
+    const statuses = [];
+    for (let i = 0; i < 3; i++) statuses.push((await caller.request("PUT", `/api/v1/services/${service}`, { historyDepth: i })).status);
+    expect(statuses).toEqual([200, 200, 429]);
+    expect((await caller.request("DELETE", `/api/v1/tokens/${victim.body.details.id}`)).status).toBe(429);
+  });
+});
