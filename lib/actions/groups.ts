@@ -14,14 +14,14 @@ import type { TtlChangeInput, TtlPreviewInput } from "@/lib/validation/console-g
 
 export async function previewTtlAction(input: TtlPreviewInput): Promise<ActionResult<TtlPreview>> {
   return runAction(async () => {
-    const actor = await requireConsoleActor("operator");
+    const actor = await requireConsoleActor("operate");
     return previewGroupTtl({ db: await consoleDb(), actor, input });
   });
 }
 
 export async function changeTtlAction(input: TtlChangeInput): Promise<ActionResult<Awaited<ReturnType<typeof changeGroupTtl>>>> {
   return runAction(async () => {
-    const actor = await requireConsoleActor("operator");
+    const actor = await requireConsoleActor("operate");
     await guardDestructive(actor); // a sign-in from the last 15 min, and the per-actor rate limit
     const result = await changeGroupTtl({ db: await consoleDb(), actor, input });
     revalidatePath("/groups", "layout");

@@ -17,14 +17,14 @@ import type { ResetSelectionInput, StartResetInput, UndoResetInput } from "@/lib
 
 export async function previewResetAction(input: ResetSelectionInput): Promise<ActionResult<ResetPreview>> {
   return runAction(async () => {
-    const actor = await requireConsoleActor("operator");
+    const actor = await requireConsoleActor("operate");
     return previewReset({ db: await consoleDb(), actor, input });
   });
 }
 
 export async function startResetAction(input: StartResetInput): Promise<ActionResult<ResetView>> {
   return runAction(async () => {
-    const actor = await requireConsoleActor("operator");
+    const actor = await requireConsoleActor("operate");
     await guardDestructive(actor); // a sign-in from the last 15 min, and the per-actor rate limit
     const reset = await startReset({ db: await consoleDb(), actor, input });
     launchRun(consoleDb, reset.id, "reset");
@@ -35,7 +35,7 @@ export async function startResetAction(input: StartResetInput): Promise<ActionRe
 
 export async function undoResetAction(input: UndoResetInput): Promise<ActionResult<ResetView>> {
   return runAction(async () => {
-    const actor = await requireConsoleActor("operator");
+    const actor = await requireConsoleActor("operate");
     await guardDestructive(actor); // a sign-in from the last 15 min, and the per-actor rate limit
     const reset = await undoReset({ db: await consoleDb(), actor, input });
     launchRun(consoleDb, reset.id, "undo");

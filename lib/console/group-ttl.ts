@@ -3,18 +3,18 @@ import type { Actor } from "@/lib/auth/actor";
 import { setGroupTtl } from "@/lib/dedup/window/set-group-ttl";
 import { previewTtlChange, type TtlPreview } from "@/lib/dedup/window/ttl-preview";
 import { ttlChangeInputSchema, ttlPreviewInputSchema, type TtlChangeInput, type TtlPreviewInput } from "@/lib/validation/console-groups";
-import { authorise } from "./authorise";
+import { authorize } from "@/lib/auth/authorize";
 
 /** What a TTL change would do to the group's stored records, without saving it. */
 export async function previewGroupTtl({ db, actor, input }: { db: DbOrTx; actor: Actor; input: TtlPreviewInput }): Promise<TtlPreview> {
-  authorise(actor, "operator");
+  authorize(actor, "operate");
   const { consumerGroup, ttlSeconds } = ttlPreviewInputSchema.parse(input);
   return previewTtlChange(db, consumerGroup, ttlSeconds);
 }
 
 /** Saves a group's TTL; the window engine writes the history row and the audit row in its transaction. */
 export async function changeGroupTtl({ db, actor, input }: { db: DbOrTx; actor: Actor; input: TtlChangeInput }) {
-  authorise(actor, "operator");
+  authorize(actor, "operate");
   const { consumerGroup, ttlSeconds, reason } = ttlChangeInputSchema.parse(input);
   const result = await setGroupTtl(db, { consumerGroup, ttlSeconds, reason, actor });
   return {

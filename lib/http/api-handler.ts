@@ -2,8 +2,8 @@ import { randomUUID } from "node:crypto";
 import type { IncomingMessage, ServerResponse } from "node:http";
 import type { ZodType } from "zod";
 import type { Store } from "@/db/client";
-import { assertInScope } from "@/lib/auth/scopes";
-import { UnauthorizedError } from "@/lib/errors";
+import { authorize } from "@/lib/auth/authorize";
+import { UnauthorizedError, WeirError } from "@/lib/errors";
 import { ANONYMOUS, guardRoutes } from "./guard-routes";
 import { canonicalizeJson } from "@/lib/dedup/canonical/canonical-json";
 import { readBody } from "./body";
@@ -18,6 +18,25 @@ function parseStrictJson(text: string): unknown {
 }
 
 const REQUEST_ID = /^[A-Za-z0-9._:-]{1,128}$/;
+/** "application/json", optionally with parameters (charset); anchored, no nested quantifier. */
+const JSON_MEDIA_TYPE = /^\s*application\/json\s*(;|$)/i;
+
+class UnsupportedMediaTypeError extends WeirError {
+  constructor() {
+    super(415, "invalid_request", 'send the body as JSON with "content-type: application/json"', "content-type");
+  }
+}
+
+/**
+ * Every body the API reads is JSON: a body sent as something else (a form a
+ * browser can post cross-site without a preflight, text/plain) is refused
+ * before anything reads it. Requests without a body need no content type.
+ */
+function refuseNonJsonBody(req: IncomingMessage): void {
+  const length = req.headers["content-length"];
+  const hasBody = (length !== undefined && length !== "0") || req.headers["transfer-encoding"] !== undefined;
+  if (hasBody && !JSON_MEDIA_TYPE.test(req.headers["content-type"] ?? "")) throw new UnsupportedMediaTypeError();
+}
 
 function requestIdOf(req: IncomingMessage): string {
   const given = req.headers["x-request-id"];
@@ -36,6 +55,7 @@ export function createApiHandler(routes: Route[], getStore: () => Promise<Store>
     try {
       const url = new URL(req.url ?? "/", "http://weir.local");
       const { handler, params } = router.match(req.method ?? "GET", url.pathname);
+      refuseNonJsonBody(req);
       let bodyText: Promise<string> | undefined;
       const text = () => (bodyText ??= readBody(req));
       const ctx: ApiContext = {
@@ -45,7 +65,8 @@ export function createApiHandler(routes: Route[], getStore: () => Promise<Store>
         requestId,
         actor: ANONYMOUS,
         requireScope(kind, id) {
-          assertInScope(this.actor, kind, id);
+          // The route's permission was checked by its guard; this checks an id that came in the body.
+          authorize(this.actor, "read", { kind, id });
         },
         store: getStore,
         text,

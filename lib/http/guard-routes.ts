@@ -1,10 +1,9 @@
 import { timingSafeEqual } from "node:crypto";
 import type { Store } from "@/db/client";
 import type { Actor } from "@/lib/auth/actor";
-import { can } from "@/lib/auth/permissions";
-import { assertInScope, isUnscoped } from "@/lib/auth/scopes";
-import { ForbiddenError, UnauthorizedError } from "@/lib/errors";
-import { accessFor } from "./access-policy";
+import { authorize } from "@/lib/auth/authorize";
+import { UnauthorizedError } from "@/lib/errors";
+import { targetOf } from "./access";
 import { authenticate } from "./authenticate";
 import type { Route, RouteHandler } from "./types";
 
@@ -31,18 +30,15 @@ function checkMetricsToken(authorization: string | undefined): void {
 }
 
 function guarded(route: Route, getStore: () => Promise<Store>): RouteHandler {
-  const access = accessFor(route.method, route.path);
+  const access = route.access;
   return async (ctx) => {
-    if (!access) throw new ForbiddenError(`${route.method} ${route.path} has no access rule; refused by default`);
     if (access.permission === "public") return route.handler(ctx);
     if (access.permission === "metrics") {
       checkMetricsToken(ctx.req.headers.authorization);
       return route.handler(ctx);
     }
     const actor = await authenticate(ctx.req, getStore);
-    if (!can(actor.role, access.permission)) throw new ForbiddenError(`the ${actor.role} role may not ${access.permission} here`);
-    if (access.unscoped && !isUnscoped(actor)) throw new ForbiddenError('this operation spans every id; it needs a token scoped to "*"');
-    if (access.scope) assertInScope(actor, access.scope.kind, ctx.params[access.scope.param] ?? "");
+    authorize(actor, access.permission, targetOf(access, ctx.params));
     // The context is this request's own (api-handler.ts): recording the caller on it costs no copy.
     ctx.actor = actor;
     return route.handler(ctx);
@@ -50,8 +46,8 @@ function guarded(route: Route, getStore: () => Promise<Store>): RouteHandler {
 }
 
 /**
- * Authenticates and authorises each route's caller from access-policy.ts
- * before its handler runs. Idempotent: an already guarded route is left as is,
+ * Authenticates and authorises each route's caller from the route's access
+ * rule before its handler runs. Idempotent: an already guarded route is left as is,
  * so createApiRoutes can guard inside the metrics wrapper (auth failures and
  * store outages during auth are counted) and createApiHandler still guards
  * anything else it is given.

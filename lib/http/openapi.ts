@@ -7,7 +7,7 @@ function schemaOf(schema: ZodType, io: "input" | "output") {
 }
 
 function pathParameters(path: string) {
-  return [...path.matchAll(/\{([^}]+)\}/g)].map((match) => ({
+  return [...path.matchAll(/\{([^{}]+)\}/g)].map((match) => ({
     name: match[1],
     in: "path",
     required: true,
@@ -47,7 +47,7 @@ export function buildOpenApi(docs: ApiDoc[], version: string) {
       version,
       description: "Deduplication service: last-seen checks, window claims and idempotency keys on one PostgreSQL store.",
     },
-    // Every route needs a token except /api/health and this document (see lib/http/access-policy.ts).
+    // Every route needs a token except /api/health and this document (each route's access rule, lib/http/access.ts).
     components: {
       securitySchemes: {
         bearer: { type: "http", scheme: "bearer", description: "An API token (weir_...), scoped to services, consumer groups and idempotency scopes" },

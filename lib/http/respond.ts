@@ -36,7 +36,10 @@ export function errorToResult(err: unknown, requestId: string): HttpResult {
   }
   if (err instanceof WeirError) {
     const body = errorBody(err.code, err.message, err.field);
-    return { status: err.status, body: err.details ? { error: { ...body.error, ...err.details } } : body };
+    // An error that knows when a retry can succeed (a held idempotency key) says so in Retry-After.
+    const retry = (err as { retryAfterSeconds?: unknown }).retryAfterSeconds;
+    const headers = typeof retry === "number" ? { headers: { "retry-after": String(retry) } } : {};
+    return { status: err.status, body: err.details ? { error: { ...body.error, ...err.details } } : body, ...headers };
   }
   console.error(`[weir] request ${requestId} failed:`, err);
   return { status: 500, body: errorBody("internal", `internal error; reference ${requestId}`) };

@@ -1,6 +1,8 @@
 import type { IncomingMessage } from "node:http";
 import type { Store } from "@/db/client";
 import type { Actor, ScopeKind } from "@/lib/auth/actor";
+import type { Access } from "./access";
+import type { RouteDoc } from "./api-doc";
 
 /** A response before it is written: JSON bodies are serialised by the server, raw text is sent as is. */
 export interface HttpResult {
@@ -18,8 +20,8 @@ export interface ApiContext {
   params: string[];
   requestId: string;
   /**
-   * Who is calling, authenticated and checked against the route's entry in
-   * access-policy.ts before the handler runs. Public routes see ANONYMOUS.
+   * Who is calling, authenticated and checked against the route's access rule
+   * before the handler runs. Public routes see ANONYMOUS.
    */
   actor: Actor;
   /** Refuses (403) an id from the body that is outside the caller's token scope. */
@@ -34,10 +36,22 @@ export interface ApiContext {
 
 export type RouteHandler = (ctx: ApiContext) => Promise<HttpResult>;
 
+/** Which decision counters a route's answers feed (lib/metrics/instrument-routes.ts). */
+export type ObservedAs = "last_seen" | "window" | "idempotency_begin" | "idempotency_release" | "cleanup";
+
+/**
+ * One route of the machine API, declared once: the access policy, the OpenAPI
+ * document and the metrics labels are all derived from the list of these.
+ */
 export interface Route {
   method: "GET" | "POST" | "PUT" | "PATCH" | "DELETE";
   /** A path like /api/v1/services/:id; each :name matches one URL segment. */
   path: string;
+  /** Who may call it; required, so a route cannot exist without its rule (lib/http/access.ts). */
+  access: Access;
+  /** What the OpenAPI document says; null keeps an operational route (health, metrics) out of it. */
+  doc: RouteDoc | null;
+  observe?: ObservedAs;
   handler: RouteHandler;
 }
 

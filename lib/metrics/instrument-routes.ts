@@ -1,4 +1,4 @@
-import type { ApiContext, HttpResult, Route } from "@/lib/http/types";
+import type { ApiContext, HttpResult, ObservedAs, Route } from "@/lib/http/types";
 import { observeCleanupBody } from "./cleanup";
 import { classifyError, countBegin, countChecks, countClaims, countRelease, countStoreError, type DecisionMode } from "./outcomes";
 import { metrics } from "./registry";
@@ -11,13 +11,15 @@ interface Observer {
 
 const BEGIN_ERRORS = new Set(["in_progress", "mismatch"]);
 
-/** What each route's answers say about decisions; routes not listed only get latency and errors. */
-const OBSERVERS: Record<string, Observer> = {
-  "POST /api/v1/check": { mode: "last_seen", onResult: (r) => countChecks(r.body) },
-  "POST /api/v1/check/batch": { mode: "last_seen", onResult: (r) => countChecks(r.body) },
-  "POST /api/v1/claim": { mode: "window", onResult: (r) => countClaims(r.body) },
-  "POST /api/v1/claim/batch": { mode: "window", onResult: (r) => countClaims(r.body) },
-  "POST /api/v1/idempotency/:scope/begin": {
+/**
+ * How to read the answers of each kind of route (its `observe`) for decision
+ * counters; the label of every series is the route's own path pattern. Routes
+ * without `observe` only get latency and errors.
+ */
+const OBSERVERS: Record<ObservedAs, Observer> = {
+  last_seen: { mode: "last_seen", onResult: (r) => countChecks(r.body) },
+  window: { mode: "window", onResult: (r) => countClaims(r.body) },
+  idempotency_begin: {
     mode: "idempotency",
     onResult: (r, ctx) => {
       const outcome = (r.body as { outcome?: unknown } | undefined)?.outcome;
@@ -27,13 +29,13 @@ const OBSERVERS: Record<string, Observer> = {
       if (BEGIN_ERRORS.has(code) && ctx.params[0]) countBegin(ctx.params[0], code);
     },
   },
-  "POST /api/v1/idempotency/:scope/release": {
+  idempotency_release: {
     onResult: (r, ctx) => {
       const released = (r.body as { released?: unknown } | undefined)?.released;
       if (typeof released === "boolean" && ctx.params[0]) countRelease(ctx.params[0], released);
     },
   },
-  "POST /api/v1/cleanup": { onResult: (r) => observeCleanupBody(r.body) },
+  cleanup: { onResult: (r) => observeCleanupBody(r.body) },
 };
 
 function errorCodeOf(result: HttpResult): string {
@@ -48,7 +50,7 @@ function errorCodeOf(result: HttpResult): string {
  */
 export function instrumentRoutes(routes: Route[]): Route[] {
   return routes.map((route) => {
-    const observer = OBSERVERS[`${route.method} ${route.path}`];
+    const observer = route.observe && OBSERVERS[route.observe];
     const decision = observer?.mode ? metrics.decisionDuration.labels({ mode: observer.mode, route: route.path }) : undefined;
     return {
       ...route,

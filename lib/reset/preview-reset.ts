@@ -2,7 +2,7 @@ import { countSelection, sampleSelection } from "@/db/queries/reset";
 import type { DbOrTx } from "@/db/types";
 import { asStoreError } from "@/db/unavailable";
 import type { Actor } from "@/lib/auth/actor";
-import { authorise } from "@/lib/console/authorise";
+import { authorize } from "@/lib/auth/authorize";
 import { resetSelectionSchema, type ResetSelectionInput } from "@/lib/validation/reset";
 import { CONFIRM_THRESHOLD, SAMPLE_SIZE } from "./constants";
 
@@ -25,7 +25,7 @@ export async function previewReset({
   actor: Actor;
   input: ResetSelectionInput;
 }): Promise<ResetPreview> {
-  authorise(actor, "operator");
+  authorize(actor, "operate");
   const selection = resetSelectionSchema.parse(input);
   try {
     const [count, sample] = await Promise.all([

@@ -1,7 +1,7 @@
 import { findBatch, listBatches, type ResetKind } from "@/db/queries/reset";
 import type { DbOrTx } from "@/db/types";
 import type { Actor } from "@/lib/auth/actor";
-import { authorise, canOperate } from "@/lib/console/authorise";
+import { authorize, can } from "@/lib/auth/authorize";
 import { NotFoundError } from "@/lib/errors";
 import { batchIdSchema } from "@/lib/validation/reset";
 import { resumeIfStale } from "./runner";
@@ -23,11 +23,11 @@ export async function getResetProgress({
   input: { batchId: unknown };
   getDb: () => Promise<DbOrTx>;
 }): Promise<ResetView> {
-  authorise(actor, "viewer");
+  authorize(actor, "read");
   const batchId = batchIdSchema.parse(input.batchId);
   let batch = await findBatch(db, batchId);
   if (!batch) throw new NotFoundError(`reset #${batchId} does not exist`, "batchId");
-  if ((batch.status === "running" || batch.status === "undoing") && canOperate(actor)) {
+  if ((batch.status === "running" || batch.status === "undoing") && can(actor, "operate")) {
     if (await resumeIfStale(db, getDb, batchId)) batch = (await findBatch(db, batchId)) ?? batch;
   }
   return resetView(batch);

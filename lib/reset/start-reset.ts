@@ -3,7 +3,7 @@ import { countSelection, insertBatch, transactionStart } from "@/db/queries/rese
 import type { DbOrTx } from "@/db/types";
 import { asStoreError } from "@/db/unavailable";
 import type { Actor } from "@/lib/auth/actor";
-import { authorise } from "@/lib/console/authorise";
+import { authorize } from "@/lib/auth/authorize";
 import { UnprocessableError } from "@/lib/errors";
 import { startResetSchema, type StartResetInput } from "@/lib/validation/reset";
 import { CONFIRM_THRESHOLD, RESET_BATCH_SIZE, resetRetentionDays } from "./constants";
@@ -25,7 +25,7 @@ export async function startReset({
   input: StartResetInput;
   batchSize?: number;
 }): Promise<ResetView> {
-  authorise(actor, "operator");
+  authorize(actor, "operate");
   const { selection, reason, confirmation } = startResetSchema.parse(input);
   const retentionDays = resetRetentionDays();
   try {

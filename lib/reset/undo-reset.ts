@@ -3,7 +3,7 @@ import { findBatch, moveBatch } from "@/db/queries/reset";
 import type { DbOrTx } from "@/db/types";
 import { asStoreError } from "@/db/unavailable";
 import type { Actor } from "@/lib/auth/actor";
-import { authorise } from "@/lib/console/authorise";
+import { authorize } from "@/lib/auth/authorize";
 import { ConflictError, NotFoundError } from "@/lib/errors";
 import { undoResetSchema, type UndoResetInput } from "@/lib/validation/reset";
 import { auditTarget, resetView, type ResetView } from "./views";
@@ -14,7 +14,7 @@ import { auditTarget, resetView, type ResetView } from "./views";
  * state again.
  */
 export async function undoReset({ db, actor, input }: { db: DbOrTx; actor: Actor; input: UndoResetInput }): Promise<ResetView> {
-  authorise(actor, "operator");
+  authorize(actor, "operate");
   const { batchId, reason } = undoResetSchema.parse(input);
   try {
     return await db.transaction(async (tx) => {

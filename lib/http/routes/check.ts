@@ -13,9 +13,9 @@ import {
   checkResponseSchema,
 } from "@/lib/validation/check";
 import { errorSchema } from "@/lib/validation/common";
-import type { ApiDoc } from "../api-doc";
 import { parseCheckBatch, parseCheckEnvelope, type CheckEnvelope } from "../check-envelope";
 import { fieldOf } from "../respond";
+import { allowed } from "../access";
 import { ok, type Route } from "../types";
 
 function keyOf(envelope: CheckEnvelope, prefix: string) {
@@ -46,6 +46,19 @@ export function checkRoutes(coalescer: CheckCoalescer): Route[] {
     {
       method: "POST",
       path: "/api/v1/check",
+      access: allowed("decide"),
+      observe: "last_seen",
+      doc: {
+        summary: "Last-seen check: new, changed or duplicate, decided atomically with the state change",
+        tags: ["check"],
+        request: checkRequestSchema,
+        responses: {
+          200: checkResponseSchema,
+          400: errorSchema,
+          404: errorSchema.describe("The service is not registered"),
+          413: errorSchema.describe("The body is over the size limit (default 1 MiB)"),
+        },
+      },
       handler: async (ctx) => {
         const text = await ctx.text();
         const envelope = parseCheckEnvelope(text, ignoredFor);
@@ -67,6 +80,14 @@ export function checkRoutes(coalescer: CheckCoalescer): Route[] {
     {
       method: "POST",
       path: "/api/v1/check/batch",
+      access: allowed("decide"),
+      observe: "last_seen",
+      doc: {
+        summary: "Up to 1000 checks in one request; items sharing a key are decided in their order",
+        tags: ["check"],
+        request: checkBatchRequestSchema,
+        responses: { 200: checkBatchResponseSchema, 400: errorSchema, 404: errorSchema, 413: errorSchema },
+      },
       handler: async (ctx) => {
         const text = await ctx.text();
         const envelopes = parseCheckBatch(text, ignoredFor);
@@ -91,27 +112,3 @@ export function checkRoutes(coalescer: CheckCoalescer): Route[] {
     },
   ];
 }
-
-export const checkDocs: ApiDoc[] = [
-  {
-    method: "POST",
-    path: "/api/v1/check",
-    summary: "Last-seen check: new, changed or duplicate, decided atomically with the state change",
-    tags: ["check"],
-    request: checkRequestSchema,
-    responses: {
-      200: checkResponseSchema,
-      400: errorSchema,
-      404: errorSchema.describe("The service is not registered"),
-      413: errorSchema.describe("The body is over the size limit (default 1 MiB)"),
-    },
-  },
-  {
-    method: "POST",
-    path: "/api/v1/check/batch",
-    summary: "Up to 1000 checks in one request; items sharing a key are decided in their order",
-    tags: ["check"],
-    request: checkBatchRequestSchema,
-    responses: { 200: checkBatchResponseSchema, 400: errorSchema, 404: errorSchema, 413: errorSchema },
-  },
-];

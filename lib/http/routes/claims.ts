@@ -10,7 +10,7 @@ import {
   claimRequestSchema,
   claimResponseSchema,
 } from "@/lib/validation/window";
-import type { ApiDoc } from "../api-doc";
+import { allowed } from "../access";
 import { ok, type Route } from "../types";
 
 /** Validates a path parameter so that a bad one is a 400 naming the parameter. */
@@ -34,6 +34,14 @@ export const claimRoutes: Route[] = [
   {
     method: "POST",
     path: "/api/v1/claim",
+    access: allowed("decide"),
+    observe: "window",
+    doc: {
+      summary: "Claim a message for a consumer group: new once per TTL window, duplicate inside it",
+      tags: ["window"],
+      request: claimRequestSchema,
+      responses: { 200: claimResponseSchema, 400: errorSchema, 503: errorSchema },
+    },
     handler: async (ctx) => {
       const input = await ctx.json(claimRequestSchema);
       ctx.requireScope("consumerGroups", input.consumerGroup);
@@ -44,30 +52,19 @@ export const claimRoutes: Route[] = [
   {
     method: "POST",
     path: "/api/v1/claim/batch",
+    access: allowed("decide"),
+    observe: "window",
+    doc: {
+      summary: "Claim up to 1000 messages; results in request order, repeated keys decided in order",
+      tags: ["window"],
+      request: claimBatchRequestSchema,
+      responses: { 200: claimBatchResponseSchema, 400: errorSchema, 413: errorSchema, 503: errorSchema },
+    },
     handler: async (ctx) => {
       const { items } = await ctx.json(claimBatchRequestSchema);
       for (const item of items) ctx.requireScope("consumerGroups", item.consumerGroup);
       const { db } = await ctx.store();
       return ok({ results: await claimMany(db, items) });
     },
-  },
-];
-
-export const claimDocs: ApiDoc[] = [
-  {
-    method: "POST",
-    path: "/api/v1/claim",
-    summary: "Claim a message for a consumer group: new once per TTL window, duplicate inside it",
-    tags: ["window"],
-    request: claimRequestSchema,
-    responses: { 200: claimResponseSchema, 400: errorSchema, 503: errorSchema },
-  },
-  {
-    method: "POST",
-    path: "/api/v1/claim/batch",
-    summary: "Claim up to 1000 messages; results in request order, repeated keys decided in order",
-    tags: ["window"],
-    request: claimBatchRequestSchema,
-    responses: { 200: claimBatchResponseSchema, 400: errorSchema, 413: errorSchema, 503: errorSchema },
   },
 ];

@@ -1,7 +1,7 @@
 import { cleanupLag, runCleanup } from "@/lib/dedup/window/cleanup";
 import { errorSchema } from "@/lib/validation/common";
 import { cleanupRequestSchema, cleanupResponseSchema } from "@/lib/validation/window";
-import type { ApiDoc } from "../api-doc";
+import { everyId } from "../access";
 import { ok, type Route } from "../types";
 
 // An HTTP call stays bounded: 200 statements of 5000 rows; the schedule does the rest.
@@ -11,6 +11,14 @@ export const cleanupRoutes: Route[] = [
   {
     method: "POST",
     path: "/api/v1/cleanup",
+    access: everyId("operate"),
+    observe: "cleanup",
+    doc: {
+      summary: "Run one bounded cleanup pass of expired window records and idempotency keys; returns rows removed and lag",
+      tags: ["window"],
+      request: cleanupRequestSchema,
+      responses: { 200: cleanupResponseSchema, 400: errorSchema, 503: errorSchema },
+    },
     handler: async (ctx) => {
       const text = await ctx.text();
       const input = text.trim() === "" ? cleanupRequestSchema.parse({}) : await ctx.json(cleanupRequestSchema);
@@ -18,16 +26,5 @@ export const cleanupRoutes: Route[] = [
       const result = await runCleanup(db, { batchSize: input.batchSize, maxBatches: input.maxBatches ?? API_MAX_BATCHES });
       return ok({ ...result, lag: await cleanupLag(db) });
     },
-  },
-];
-
-export const cleanupDocs: ApiDoc[] = [
-  {
-    method: "POST",
-    path: "/api/v1/cleanup",
-    summary: "Run one bounded cleanup pass of expired window records and idempotency keys; returns rows removed and lag",
-    tags: ["window"],
-    request: cleanupRequestSchema,
-    responses: { 200: cleanupResponseSchema, 400: errorSchema, 503: errorSchema },
   },
 ];

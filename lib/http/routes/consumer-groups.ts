@@ -20,8 +20,8 @@ import {
   ttlPreviewResponseSchema,
 } from "@/lib/validation/window";
 import { guardDestructive } from "@/lib/auth/recent-sign-in";
-import { filterInScope } from "@/lib/auth/scopes";
-import type { ApiDoc } from "../api-doc";
+import { filterAuthorized } from "@/lib/auth/authorize";
+import { allowed, group } from "../access";
 import { ok, type Route } from "../types";
 import { pathParam } from "./claims";
 
@@ -44,15 +44,28 @@ export const consumerGroupRoutes: Route[] = [
   {
     method: "GET",
     path: "/api/v1/consumer-groups",
+    access: allowed("read"),
+    doc: {
+      summary: "List consumer groups with their TTL windows",
+      tags: ["window"],
+      responses: { 200: consumerGroupListSchema, 503: errorSchema },
+    },
     handler: async (ctx) => {
       const { db } = await ctx.store();
-      const groups = filterInScope(ctx.actor, "consumerGroups", await listConsumerGroups(db), (g) => g.id);
+      const groups = filterAuthorized(ctx.actor, "read", await listConsumerGroups(db), (g) => ({ kind: "consumerGroups", id: g.id }));
       return ok({ defaultTtlSeconds: defaultTtlSeconds(), groups: groups.map(groupBody) });
     },
   },
   {
     method: "PUT",
     path: "/api/v1/consumer-groups/:id",
+    access: group("operate"),
+    doc: {
+      summary: "Create a consumer group or change its TTL/grace; applies to existing records at once, audited",
+      tags: ["window"],
+      request: putConsumerGroupSchema,
+      responses: { 200: putConsumerGroupResponseSchema, 201: putConsumerGroupResponseSchema, 400: errorSchema, 503: errorSchema },
+    },
     handler: async (ctx) => {
       const id = pathParam(consumerGroupIdSchema, "id", ctx.params[0]);
       const input = await ctx.json(putConsumerGroupSchema);
@@ -76,6 +89,13 @@ export const consumerGroupRoutes: Route[] = [
   {
     method: "POST",
     path: "/api/v1/consumer-groups/:id/ttl-preview",
+    access: group("read"),
+    doc: {
+      summary: "What a TTL change would do to stored records, without saving it",
+      tags: ["window"],
+      request: ttlPreviewRequestSchema,
+      responses: { 200: ttlPreviewResponseSchema, 400: errorSchema, 503: errorSchema },
+    },
     handler: async (ctx) => {
       const id = pathParam(consumerGroupIdSchema, "id", ctx.params[0]);
       const { ttlSeconds } = await ctx.json(ttlPreviewRequestSchema);
@@ -86,6 +106,12 @@ export const consumerGroupRoutes: Route[] = [
   {
     method: "GET",
     path: "/api/v1/consumer-groups/:id/ttl-changes",
+    access: group("read"),
+    doc: {
+      summary: "History of a consumer group's TTL changes, newest first; query: limit (1-500, default 50), before (id)",
+      tags: ["window"],
+      responses: { 200: ttlChangesResponseSchema, 400: errorSchema, 503: errorSchema },
+    },
     handler: async (ctx) => {
       const id = pathParam(consumerGroupIdSchema, "id", ctx.params[0]);
       const query = ttlChangesQuerySchema.parse(Object.fromEntries(ctx.url.searchParams));
@@ -97,38 +123,5 @@ export const consumerGroupRoutes: Route[] = [
         nextBefore: changes.length === query.limit && last ? last.id : null,
       });
     },
-  },
-];
-
-export const consumerGroupDocs: ApiDoc[] = [
-  {
-    method: "GET",
-    path: "/api/v1/consumer-groups",
-    summary: "List consumer groups with their TTL windows",
-    tags: ["window"],
-    responses: { 200: consumerGroupListSchema, 503: errorSchema },
-  },
-  {
-    method: "PUT",
-    path: "/api/v1/consumer-groups/{id}",
-    summary: "Create a consumer group or change its TTL/grace; applies to existing records at once, audited",
-    tags: ["window"],
-    request: putConsumerGroupSchema,
-    responses: { 200: putConsumerGroupResponseSchema, 201: putConsumerGroupResponseSchema, 400: errorSchema, 503: errorSchema },
-  },
-  {
-    method: "POST",
-    path: "/api/v1/consumer-groups/{id}/ttl-preview",
-    summary: "What a TTL change would do to stored records, without saving it",
-    tags: ["window"],
-    request: ttlPreviewRequestSchema,
-    responses: { 200: ttlPreviewResponseSchema, 400: errorSchema, 503: errorSchema },
-  },
-  {
-    method: "GET",
-    path: "/api/v1/consumer-groups/{id}/ttl-changes",
-    summary: "History of a consumer group's TTL changes, newest first; query: limit (1-500, default 50), before (id)",
-    tags: ["window"],
-    responses: { 200: ttlChangesResponseSchema, 400: errorSchema, 503: errorSchema },
   },
 ];

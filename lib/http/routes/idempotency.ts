@@ -1,9 +1,11 @@
-import { begin } from "@/lib/dedup/idempotency/begin";
+import { beginWaiting } from "@/lib/dedup/idempotency/begin-waiting";
 import { complete } from "@/lib/dedup/idempotency/complete";
+import { deleteCompletedKey } from "@/lib/dedup/idempotency/delete-key";
+import { KeyInProgressError } from "@/lib/dedup/idempotency/in-progress-error";
+import { readKeyState } from "@/lib/dedup/idempotency/key-state";
 import { release } from "@/lib/dedup/idempotency/release";
-import { hashOfMember } from "@/lib/dedup/idempotency/request-hash";
-import { findIdempotencyScope, setScopeSettings, type IdempotencyScopeRow } from "@/lib/dedup/idempotency/scopes";
-import { ConflictError, NotFoundError, UnprocessableError } from "@/lib/errors";
+import { findIdempotencyScope, setScopeSettings } from "@/lib/dedup/idempotency/scopes";
+import { NotFoundError, UnprocessableError } from "@/lib/errors";
 import { errorSchema } from "@/lib/validation/common";
 import {
   beginCompletedSchema,
@@ -11,7 +13,11 @@ import {
   beginStartedSchema,
   completeRequestSchema,
   completeResponseSchema,
+  deleteKeyResponseSchema,
+  deleteKeySchema,
+  idempotencyKeySchema,
   inProgressErrorSchema,
+  keyStateSchema,
   mismatchErrorSchema,
   putScopeResponseSchema,
   putScopeSchema,
@@ -21,49 +27,53 @@ import {
   scopeSchema,
 } from "@/lib/validation/idempotency";
 import { guardDestructive } from "@/lib/auth/recent-sign-in";
-import type { ApiDoc } from "../api-doc";
-import { ok, type ApiContext, type Route } from "../types";
+import { idempotencyScope } from "../access";
+import { ok, type Route } from "../types";
 import { pathParam } from "./claims";
-
-/** The request hash given, or the exact structural hash of the `request` member of the body. */
-async function requestHashOf(ctx: ApiContext, input: { requestHash?: string; request?: unknown }): Promise<string> {
-  if (input.requestHash !== undefined) return input.requestHash;
-  const hash = hashOfMember(await ctx.text(), "request");
-  if (hash === undefined) throw new Error("the validated body has no request member");
-  return hash;
-}
-
-function scopeBody(scope: IdempotencyScopeRow) {
-  return {
-    id: scope.id,
-    lockSeconds: scope.lockSeconds,
-    retentionSeconds: scope.retentionSeconds,
-    createdAt: scope.createdAt.toISOString(),
-    updatedAt: scope.updatedAt.toISOString(),
-  };
-}
+import { keyStateBody, requestHashOf, scopeBody, untilHangUp } from "./idempotency-bodies";
 
 export const idempotencyRoutes: Route[] = [
   {
     method: "POST",
     path: "/api/v1/idempotency/:scope/begin",
+    access: idempotencyScope("decide"),
+    observe: "idempotency_begin",
+    doc: {
+      summary:
+        "Begin the work behind an idempotency key: 201 started, 200 stored response, 409 in progress (with Retry-After), 422 mismatch; " +
+        "waitSeconds waits for an in-flight key's result instead of 409",
+      tags: ["idempotency"],
+      request: beginRequestSchema,
+      responses: {
+        200: beginCompletedSchema,
+        201: beginStartedSchema,
+        400: errorSchema,
+        409: inProgressErrorSchema,
+        422: mismatchErrorSchema,
+        503: errorSchema,
+      },
+    },
     handler: async (ctx) => {
       const scope = pathParam(scopeIdSchema, "scope", ctx.params[0]);
       const input = await ctx.json(beginRequestSchema);
       const requestHash = await requestHashOf(ctx, input);
-      const { db } = await ctx.store();
-      const result = await begin(db, { scope, key: input.key, requestHash });
+      const store = await ctx.store();
       const ref = { scope, key: input.key, requestHash };
+      const wait = input.waitSeconds ?? 0;
+      const result = await untilHangUp(ctx, (signal) => beginWaiting(store, ref, wait, signal));
       switch (result.outcome) {
         case "started":
           return ok({ outcome: "started", ...ref, attempt: result.attempt, lockedUntil: result.lockedUntil.toISOString() }, 201);
         case "completed":
-          return ok({ outcome: "completed", ...ref, response: result.response, completedAt: result.completedAt.toISOString() });
-        case "in_progress":
-          throw new ConflictError(`idempotency key ${input.key} is in progress; retry after the lock expires`, "in_progress", {
+          return ok({
+            outcome: "completed",
+            ...ref,
+            response: result.response,
             attempt: result.attempt,
-            lockedUntil: result.lockedUntil.toISOString(),
+            completedAt: result.completedAt.toISOString(),
           });
+        case "in_progress":
+          throw new KeyInProgressError(input.key, result, result.waited);
         case "mismatch":
           throw new UnprocessableError("the idempotency key was used for a different request", "mismatch", {
             storedHash: result.storedHash,
@@ -75,6 +85,20 @@ export const idempotencyRoutes: Route[] = [
   {
     method: "POST",
     path: "/api/v1/idempotency/:scope/complete",
+    access: idempotencyScope("decide"),
+    doc: {
+      summary: "Store the response of a started key; later begins replay it verbatim. attempt is required: a stale attempt gets 409",
+      tags: ["idempotency"],
+      request: completeRequestSchema,
+      responses: {
+        200: completeResponseSchema,
+        400: errorSchema,
+        404: errorSchema,
+        409: errorSchema,
+        422: mismatchErrorSchema,
+        503: errorSchema,
+      },
+    },
     handler: async (ctx) => {
       const scope = pathParam(scopeIdSchema, "scope", ctx.params[0]);
       const input = await ctx.json(completeRequestSchema);
@@ -94,6 +118,14 @@ export const idempotencyRoutes: Route[] = [
   {
     method: "POST",
     path: "/api/v1/idempotency/:scope/release",
+    access: idempotencyScope("release"),
+    observe: "idempotency_release",
+    doc: {
+      summary: "Give a started key back after the work failed, so that a retry (or a waiting caller) can begin it. attempt is required",
+      tags: ["idempotency"],
+      request: releaseRequestSchema,
+      responses: { 200: releaseResponseSchema, 400: errorSchema, 409: errorSchema, 422: mismatchErrorSchema, 503: errorSchema },
+    },
     handler: async (ctx) => {
       const scope = pathParam(scopeIdSchema, "scope", ctx.params[0]);
       const input = await ctx.json(releaseRequestSchema);
@@ -104,7 +136,53 @@ export const idempotencyRoutes: Route[] = [
   },
   {
     method: "GET",
+    path: "/api/v1/idempotency/:scope/:key",
+    access: idempotencyScope("read"),
+    doc: {
+      summary: "A key's state: status, attempt, lock, expiry, request hash and stored response; 404 when absent or expired",
+      tags: ["idempotency"],
+      responses: { 200: keyStateSchema, 400: errorSchema, 404: errorSchema, 503: errorSchema },
+    },
+    handler: async (ctx) => {
+      const scope = pathParam(scopeIdSchema, "scope", ctx.params[0]);
+      const key = pathParam(idempotencyKeySchema, "key", ctx.params[1]);
+      const { db } = await ctx.store();
+      const state = await readKeyState(db, scope, key);
+      if (!state) throw new NotFoundError(`idempotency key ${key} is not stored in scope ${scope} (never begun, released or expired)`, "key");
+      return ok(keyStateBody(state));
+    },
+  },
+  {
+    method: "DELETE",
+    path: "/api/v1/idempotency/:scope/:key",
+    access: idempotencyScope("operate"),
+    doc: {
+      summary:
+        "Forget a completed key's response so that the next begin (of any request) runs the work again as the next attempt, " +
+        "audited with the reason; 409 while in progress",
+      tags: ["idempotency"],
+      request: deleteKeySchema,
+      responses: { 200: deleteKeyResponseSchema, 400: errorSchema, 404: errorSchema, 409: errorSchema, 503: errorSchema },
+    },
+    handler: async (ctx) => {
+      const scope = pathParam(scopeIdSchema, "scope", ctx.params[0]);
+      const key = pathParam(idempotencyKeySchema, "key", ctx.params[1]);
+      const input = await ctx.json(deleteKeySchema);
+      const { db } = await ctx.store();
+      await guardDestructive(ctx.actor, db);
+      const result = await deleteCompletedKey({ db, actor: ctx.actor, input: { scope, key, reason: input.reason } });
+      return ok({ scope, key, deleted: true, attempt: result.attempt, completedAt: result.completedAt.toISOString() });
+    },
+  },
+  {
+    method: "GET",
     path: "/api/v1/idempotency-scopes/:id",
+    access: idempotencyScope("read"),
+    doc: {
+      summary: "Lock and retention settings of an idempotency scope",
+      tags: ["idempotency"],
+      responses: { 200: scopeSchema, 400: errorSchema, 404: errorSchema, 503: errorSchema },
+    },
     handler: async (ctx) => {
       const id = pathParam(scopeIdSchema, "id", ctx.params[0]);
       const { db } = await ctx.store();
@@ -116,6 +194,13 @@ export const idempotencyRoutes: Route[] = [
   {
     method: "PUT",
     path: "/api/v1/idempotency-scopes/:id",
+    access: idempotencyScope("operate"),
+    doc: {
+      summary: "Create or change an idempotency scope's lock and retention (applies to keys written afterwards), audited",
+      tags: ["idempotency"],
+      request: putScopeSchema,
+      responses: { 200: putScopeResponseSchema, 201: putScopeResponseSchema, 400: errorSchema, 503: errorSchema },
+    },
     handler: async (ctx) => {
       const id = pathParam(scopeIdSchema, "id", ctx.params[0]);
       const input = await ctx.json(putScopeSchema);
@@ -130,61 +215,5 @@ export const idempotencyRoutes: Route[] = [
       });
       return ok({ scope: scopeBody(result.scope), created: result.created, changed: result.changed }, result.created ? 201 : 200);
     },
-  },
-];
-
-export const idempotencyDocs: ApiDoc[] = [
-  {
-    method: "POST",
-    path: "/api/v1/idempotency/{scope}/begin",
-    summary: "Begin the work behind an idempotency key: 201 started, 200 stored response, 409 in progress, 422 mismatch",
-    tags: ["idempotency"],
-    request: beginRequestSchema,
-    responses: {
-      200: beginCompletedSchema,
-      201: beginStartedSchema,
-      400: errorSchema,
-      409: inProgressErrorSchema,
-      422: mismatchErrorSchema,
-      503: errorSchema,
-    },
-  },
-  {
-    method: "POST",
-    path: "/api/v1/idempotency/{scope}/complete",
-    summary: "Store the response of a started key; later begins replay it verbatim",
-    tags: ["idempotency"],
-    request: completeRequestSchema,
-    responses: {
-      200: completeResponseSchema,
-      400: errorSchema,
-      404: errorSchema,
-      409: errorSchema,
-      422: mismatchErrorSchema,
-      503: errorSchema,
-    },
-  },
-  {
-    method: "POST",
-    path: "/api/v1/idempotency/{scope}/release",
-    summary: "Give a started key back after the work failed, so that a retry can begin it again",
-    tags: ["idempotency"],
-    request: releaseRequestSchema,
-    responses: { 200: releaseResponseSchema, 400: errorSchema, 409: errorSchema, 422: mismatchErrorSchema, 503: errorSchema },
-  },
-  {
-    method: "GET",
-    path: "/api/v1/idempotency-scopes/{id}",
-    summary: "Lock and retention settings of an idempotency scope",
-    tags: ["idempotency"],
-    responses: { 200: scopeSchema, 400: errorSchema, 404: errorSchema, 503: errorSchema },
-  },
-  {
-    method: "PUT",
-    path: "/api/v1/idempotency-scopes/{id}",
-    summary: "Create or change an idempotency scope's lock and retention (applies to keys written afterwards), audited",
-    tags: ["idempotency"],
-    request: putScopeSchema,
-    responses: { 200: putScopeResponseSchema, 201: putScopeResponseSchema, 400: errorSchema, 503: errorSchema },
   },
 ];

@@ -3,25 +3,36 @@ import { saveService } from "@/lib/services/save-service";
 import { getKeyDetail, getService, getServices } from "@/lib/services/read-services";
 import { errorSchema } from "@/lib/validation/common";
 import { keyDetailSchema, serviceSchema, serviceSettingsSchema } from "@/lib/validation/services";
-import { filterInScope } from "@/lib/auth/scopes";
-import type { ApiDoc } from "../api-doc";
+import { filterAuthorized } from "@/lib/auth/authorize";
+import { allowed, service } from "../access";
 import { ok, type Route } from "../types";
 
 export const serviceRoutes: Route[] = [
   {
     method: "GET",
     path: "/api/v1/services",
+    access: allowed("read"),
+    doc: { summary: "List services", tags: ["services"], responses: { 200: z.object({ services: z.array(serviceSchema) }) } },
     // A scoped token lists only its own services.
-    handler: async (ctx) => ok({ services: filterInScope(ctx.actor, "services", await getServices((await ctx.store()).db), (s) => s.id) }),
+    handler: async (ctx) => ok({ services: filterAuthorized(ctx.actor, "read", await getServices((await ctx.store()).db), (s) => ({ kind: "services", id: s.id })) }),
   },
   {
     method: "GET",
     path: "/api/v1/services/:id",
+    access: service("read"),
+    doc: { summary: "Get a service", tags: ["services"], responses: { 200: serviceSchema, 404: errorSchema } },
     handler: async (ctx) => ok(await getService((await ctx.store()).db, ctx.params[0]!)),
   },
   {
     method: "PUT",
     path: "/api/v1/services/:id",
+    access: service("admin"),
+    doc: {
+      summary: "Register a service or replace its settings (audited)",
+      tags: ["services"],
+      request: serviceSettingsSchema,
+      responses: { 200: serviceSchema, 201: serviceSchema, 400: errorSchema },
+    },
     handler: async (ctx) => {
       const input = await ctx.json(serviceSettingsSchema);
       const { db } = await ctx.store();
@@ -32,27 +43,12 @@ export const serviceRoutes: Route[] = [
   {
     method: "GET",
     path: "/api/v1/services/:id/keys/:messageId",
+    access: service("read"),
+    doc: {
+      summary: "Stored state and kept payload versions of one key",
+      tags: ["services"],
+      responses: { 200: keyDetailSchema, 404: errorSchema },
+    },
     handler: async (ctx) => ok(await getKeyDetail((await ctx.store()).db, ctx.params[0]!, ctx.params[1]!)),
-  },
-];
-
-
-export const serviceDocs: ApiDoc[] = [
-  { method: "GET", path: "/api/v1/services", summary: "List services", tags: ["services"], responses: { 200: z.object({ services: z.array(serviceSchema) }) } },
-  { method: "GET", path: "/api/v1/services/{id}", summary: "Get a service", tags: ["services"], responses: { 200: serviceSchema, 404: errorSchema } },
-  {
-    method: "PUT",
-    path: "/api/v1/services/{id}",
-    summary: "Register a service or replace its settings (audited)",
-    tags: ["services"],
-    request: serviceSettingsSchema,
-    responses: { 200: serviceSchema, 201: serviceSchema, 400: errorSchema },
-  },
-  {
-    method: "GET",
-    path: "/api/v1/services/{id}/keys/{messageId}",
-    summary: "Stored state and kept payload versions of one key",
-    tags: ["services"],
-    responses: { 200: keyDetailSchema, 404: errorSchema },
   },
 ];

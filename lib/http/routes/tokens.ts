@@ -3,17 +3,23 @@ import { createApiToken } from "@/lib/auth/tokens/create-token";
 import { listApiTokensVerb } from "@/lib/auth/tokens/list-tokens";
 import { revokeApiTokenVerb } from "@/lib/auth/tokens/revoke-token";
 import { errorSchema } from "@/lib/validation/common";
-import { createTokenSchema, createdTokenSchema, tokenSchema } from "@/lib/validation/tokens";
-import type { ApiDoc } from "../api-doc";
+import { createTokenSchema, createdTokenSchema, optionalReasonSchema, tokenSchema } from "@/lib/validation/tokens";
+import { allowed } from "../access";
 import { ok, type Route } from "../types";
 
-const revokeBodySchema = z.object({ reason: z.string().trim().max(500).optional() });
+const revokeBodySchema = z.object({ reason: optionalReasonSchema });
 
-/** API token management; admins only (access-policy.ts), each change audited with it. */
+/** API token management; admins only, each change audited with it. */
 export const tokenRoutes: Route[] = [
   {
     method: "GET",
     path: "/api/v1/tokens",
+    access: allowed("admin"),
+    doc: {
+      summary: "List API tokens (never their secrets); query includeRevoked=true to see revoked ones. Admin only",
+      tags: ["access"],
+      responses: { 200: z.object({ tokens: z.array(tokenSchema) }), 401: errorSchema, 403: errorSchema },
+    },
     handler: async (ctx) => {
       const includeRevoked = ctx.url.searchParams.get("includeRevoked") === "true";
       return ok({ tokens: await listApiTokensVerb({ db: (await ctx.store()).db, actor: ctx.actor, includeRevoked }) });
@@ -22,6 +28,13 @@ export const tokenRoutes: Route[] = [
   {
     method: "POST",
     path: "/api/v1/tokens",
+    access: allowed("admin"),
+    doc: {
+      summary: "Create an API token scoped to services, consumer groups and idempotency scopes; the secret is returned once. Admin only, audited",
+      tags: ["access"],
+      request: createTokenSchema,
+      responses: { 201: createdTokenSchema, 400: errorSchema, 401: errorSchema, 403: errorSchema, 429: errorSchema },
+    },
     handler: async (ctx) => {
       const input = await ctx.json(createTokenSchema);
       return ok(await createApiToken({ db: (await ctx.store()).db, actor: ctx.actor, input }), 201);
@@ -30,37 +43,18 @@ export const tokenRoutes: Route[] = [
   {
     method: "DELETE",
     path: "/api/v1/tokens/:id",
+    access: allowed("admin"),
+    doc: {
+      summary: "Revoke an API token: at once on this node, within 10 s on every node. Admin only, audited",
+      tags: ["access"],
+      request: revokeBodySchema,
+      responses: { 200: z.object({ token: tokenSchema }), 401: errorSchema, 403: errorSchema, 404: errorSchema, 409: errorSchema },
+    },
     handler: async (ctx) => {
       const text = await ctx.text();
       const { reason } = text.trim() === "" ? { reason: undefined } : await ctx.json(revokeBodySchema);
       const input = { id: ctx.params[0]!, reason };
       return ok({ token: await revokeApiTokenVerb({ db: (await ctx.store()).db, actor: ctx.actor, input }) });
     },
-  },
-];
-
-export const tokenDocs: ApiDoc[] = [
-  {
-    method: "GET",
-    path: "/api/v1/tokens",
-    summary: "List API tokens (never their secrets); query includeRevoked=true to see revoked ones. Admin only",
-    tags: ["access"],
-    responses: { 200: z.object({ tokens: z.array(tokenSchema) }), 401: errorSchema, 403: errorSchema },
-  },
-  {
-    method: "POST",
-    path: "/api/v1/tokens",
-    summary: "Create an API token scoped to services, consumer groups and idempotency scopes; the secret is returned once. Admin only, audited",
-    tags: ["access"],
-    request: createTokenSchema,
-    responses: { 201: createdTokenSchema, 400: errorSchema, 401: errorSchema, 403: errorSchema, 429: errorSchema },
-  },
-  {
-    method: "DELETE",
-    path: "/api/v1/tokens/{id}",
-    summary: "Revoke an API token: at once on this node, within 10 s on every node. Admin only, audited",
-    tags: ["access"],
-    request: revokeBodySchema,
-    responses: { 200: z.object({ token: tokenSchema }), 401: errorSchema, 403: errorSchema, 404: errorSchema, 409: errorSchema },
   },
 ];

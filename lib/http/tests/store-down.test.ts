@@ -43,6 +43,9 @@ describe("when the store goes down", () => {
     const health = await api.request("GET", "/api/health");
     expect(health.status).toBe(503);
     expect(health.body.store.reachable).toBe(false);
+    // Public: no driver message, host or port.
+    expect(health.body.store.error).toBe("unreachable");
+    expect(JSON.stringify(health.body)).not.toMatch(/ECONN|127\.0\.0\.1|\d{4,5}/);
 
     await proxy.start();
     await expect.poll(async () => (await check("during")).status, { timeout: 10_000 }).toBe(200);
