@@ -16,7 +16,9 @@ test("release a stuck idempotency key and find it in the exported audit log", as
   await page.screenshot({ path: "test-results/idempotency-key.png", fullPage: true });
   await page.getByRole("button", { name: "Release attempt 1" }).click();
   await expect(page).toHaveURL(new RegExp(`/idempotency\\?scope=${scope}`));
-  await expect(page.getByText(`No in progress keys in ${scope}.`)).toBeVisible();
+  // The list confirms what was released.
+  await expect(page.getByTestId("released")).toContainText(`Released attempt 1 of key pay-1 in scope ${scope}`);
+  await expect(page.getByText(`No in progress keys in scope ${scope}.`)).toBeVisible();
 
   await page.goto(`/audit?action=idempotency_key.release&target=idempotency_scope:${scope}`);
   await expect(page.getByTestId("audit").locator("tbody tr")).toHaveCount(1);

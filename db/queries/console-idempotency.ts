@@ -1,4 +1,5 @@
 import { sql, type SQL } from "drizzle-orm";
+import { isCitus } from "../citus";
 import type { DbOrTx } from "../types";
 import { queryRows } from "./console-rows";
 
@@ -45,7 +46,9 @@ function toRow(row: Record<string, unknown>): IdempotencyKeyRow {
 
 /** Every scope that has keys (one index probe per scope) or settings. */
 export async function listScopeIds(db: DbOrTx): Promise<string[]> {
-  const result = await queryRows<{ scope: string }>(db, sql`
+  // On Citus (no recursive CTE over a distributed table): one distinct per shard, merged.
+  const citus = sql`select distinct scope from idempotency_keys union select id from idempotency_scopes order by 1`;
+  const result = await queryRows<{ scope: string }>(db, (await isCitus(db)) ? citus : sql`
     with recursive s as (
       (select scope from idempotency_keys order by scope limit 1)
       union all
@@ -58,28 +61,34 @@ export async function listScopeIds(db: DbOrTx): Promise<string[]> {
   return result.map((row) => row.scope);
 }
 
+// A released key is kept as a tombstone (locked_until = created_at, see lib/dedup/idempotency/statements.ts): not in progress.
 const STATE: Record<KeyStateFilter, SQL> = {
-  in_progress: sql`status = 'in_progress' and expires_at > now()`,
+  in_progress: sql`status = 'in_progress' and locked_until > created_at and expires_at > now()`,
   completed: sql`status = 'completed' and expires_at > now()`,
   expired: sql`expires_at <= now()`,
 };
 
-/** A page of a scope's keys in one state, in key order after `afterKey`. */
+/**
+ * A page of a scope's keys in one state, in key order after `afterKey`, or (paging back)
+ * the last `limit` keys before `beforeKey`, still returned in key order.
+ */
 export async function listIdempotencyKeys(
   db: DbOrTx,
-  q: { scope: string; state: KeyStateFilter; afterKey?: string; limit: number },
+  q: { scope: string; state: KeyStateFilter; afterKey?: string; beforeKey?: string; limit: number },
 ): Promise<IdempotencyKeyRow[]> {
-  const after = q.afterKey === undefined ? sql`` : sql` and key > ${q.afterKey}`;
+  const back = q.beforeKey !== undefined;
+  const bound = back ? sql` and key < ${q.beforeKey}` : q.afterKey === undefined ? sql`` : sql` and key > ${q.afterKey}`;
   const result = await queryRows<Record<string, unknown>>(db, sql`
     select ${COLUMNS} from idempotency_keys
-    where scope = ${q.scope} and ${STATE[q.state]}${after}
-    order by key limit ${q.limit}`);
-  return result.map(toRow);
+    where scope = ${q.scope} and ${STATE[q.state]}${bound}
+    order by key ${back ? sql`desc` : sql`asc`} limit ${q.limit}`);
+  const rows = result.map(toRow);
+  return back ? rows.reverse() : rows;
 }
 
 export async function findIdempotencyKey(db: DbOrTx, scope: string, key: string): Promise<IdempotencyKeyRow | undefined> {
   const result = await queryRows<Record<string, unknown>>(db,
-    sql`select ${COLUMNS} from idempotency_keys where scope = ${scope} and key = ${key}`,
+    sql`select ${COLUMNS} from idempotency_keys where scope = ${scope} and key = ${key} and locked_until is distinct from created_at`,
   );
   const row = result[0];
   return row && toRow(row);

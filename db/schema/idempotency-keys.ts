@@ -1,5 +1,5 @@
 import { sql } from "drizzle-orm";
-import { check, index, integer, jsonb, pgTable, primaryKey, text, timestamp } from "drizzle-orm/pg-core";
+import { boolean, check, index, integer, jsonb, pgTable, primaryKey, text, timestamp } from "drizzle-orm/pg-core";
 import { digest } from "./last-seen";
 
 /**
@@ -24,6 +24,8 @@ export const idempotencyKeys = pgTable(
     completedAt: timestamp("completed_at", { withTimezone: true }),
     /** Past this instant the key behaves as absent and cleanup may delete it. */
     expiresAt: timestamp("expires_at", { withTimezone: true }).notNull(),
+    /** A caller waits for this key's result: complete and release send a NOTIFY. */
+    waiters: boolean("waiters").notNull().default(false),
   },
   (t) => [
     primaryKey({ name: "idempotency_keys_pkey", columns: [t.scope, t.key] }),

@@ -13,7 +13,7 @@ import type { ReleaseKeyInput } from "@/lib/validation/console-idempotency";
 
 export async function releaseKeyAction(input: ReleaseKeyInput): Promise<ActionResult<{ released: true }>> {
   return runAction(async () => {
-    const actor = await requireConsoleActor("operator");
+    const actor = await requireConsoleActor("release");
     const db = await consoleDb();
     await guardDestructive(actor, db);
     const result = await releaseIdempotencyKey({ db, actor, input });

@@ -1,3 +1,4 @@
+import { AttemptBook } from "./attempt-book";
 import { WeirProtocolError } from "./errors";
 import { batchDecisions, checkDecision, claimDecision } from "./guards";
 import { apiError, Transport, type CallOptions, type TransportOptions } from "./transport";
@@ -17,7 +18,9 @@ import type {
   CreatedToken,
   CreateTokenInput,
   CreateUserInput,
+  DeleteKeyResponse,
   Health,
+  IdempotencyKeyState,
   IdempotencyScope,
   KeyDetail,
   PutConsumerGroupInput,
@@ -37,13 +40,19 @@ import type {
 export type WeirClientOptions = TransportOptions;
 
 const seg = encodeURIComponent;
+// A waiting begin answers after at most waitSeconds; the call's timeout leaves it this much more.
+const WAIT_MARGIN_MS = 5000;
 
 /** A typed client for every endpoint of weir's machine API. */
 export class WeirClient {
   readonly transport: Transport;
+  /** The attempts begin handed out: complete and release send them (the fencing token) when the caller does not. */
+  private readonly attempts = new AttemptBook();
+  private readonly timeoutMs: number;
 
   constructor(options: WeirClientOptions) {
     this.transport = new Transport(options);
+    this.timeoutMs = options.timeoutMs ?? 5000;
   }
 
   private async get<T>(path: string, call?: CallOptions): Promise<T> {
@@ -102,16 +111,33 @@ export class WeirClient {
 
   // ---- idempotency keys ----
 
-  /** Begins the work behind a key. In progress (409) and mismatch (422) are outcomes, not exceptions. */
+  /**
+   * Begins the work behind a key. In progress (409) and mismatch (422) are outcomes, not exceptions.
+   * With `waitSeconds`, waits for another caller's result (the call's timeout grows to cover the wait).
+   */
   async begin(scope: string, input: BeginInput, call?: CallOptions): Promise<BeginResult> {
-    const response = await this.transport.send("POST", `/api/v1/idempotency/${seg(scope)}/begin`, input, call);
-    const body = response.body as { outcome?: unknown; error?: Record<string, unknown> } | undefined;
-    if ((response.status === 201 && body?.outcome === "started") || (response.status === 200 && body?.outcome === "completed")) {
+    const wait = input.waitSeconds ? { timeoutMs: Math.max(this.timeoutMs, input.waitSeconds * 1000 + WAIT_MARGIN_MS) } : {};
+    const response = await this.transport.send("POST", `/api/v1/idempotency/${seg(scope)}/begin`, input, { ...wait, ...call });
+    const body = response.body as { outcome?: unknown; attempt?: unknown; error?: Record<string, unknown> } | undefined;
+    if (response.status === 201 && body?.outcome === "started") {
+      this.attempts.remember(scope, input.key, Number(body.attempt));
       return body as BeginResult;
     }
+    if (response.status === 200 && body?.outcome === "completed") return body as BeginResult;
     const error = body?.error;
     if (response.status === 409 && error?.code === "in_progress") {
-      return { outcome: "in_progress", scope, key: input.key, attempt: Number(error.attempt), lockedUntil: String(error.lockedUntil), message: String(error.message) };
+      const retryAfter = Number(response.headers.get("retry-after") ?? Number.NaN);
+      return {
+        outcome: "in_progress",
+        scope,
+        key: input.key,
+        attempt: Number(error.attempt),
+        startedAt: String(error.startedAt),
+        lockedUntil: String(error.lockedUntil),
+        waited: error.waited === true,
+        message: String(error.message),
+        ...(Number.isFinite(retryAfter) ? { retryAfterSeconds: retryAfter } : {}),
+      };
     }
     if (response.status === 422 && error?.code === "mismatch") {
       return { outcome: "mismatch", scope, key: input.key, storedHash: String(error.storedHash), requestHash: String(error.requestHash), message: String(error.message) };
@@ -120,13 +146,33 @@ export class WeirClient {
     throw apiError(response);
   }
 
+  /** Stores the response; `attempt` defaults to the one this client's begin of the key returned. A stale attempt gets 409. */
   async complete(scope: string, input: CompleteInput, call?: CallOptions): Promise<CompleteResponse> {
-    return (await this.transport.json<CompleteResponse>("POST", `/api/v1/idempotency/${seg(scope)}/complete`, input, call)).body;
+    const attempt = this.attempts.attemptFor(scope, input.key, input.attempt);
+    const path = `/api/v1/idempotency/${seg(scope)}/complete`;
+    const { body } = await this.transport.json<CompleteResponse>("POST", path, { ...input, attempt }, call);
+    this.attempts.forget(scope, input.key, attempt);
+    return body;
   }
 
-  /** Gives a started key back so a retry can begin it again. Safe to repeat. */
+  /** Gives a started key back so a retry can begin it again. Safe to repeat; `attempt` defaults as for complete. */
   async release(scope: string, input: ReleaseInput, call?: CallOptions): Promise<ReleaseResponse> {
-    return (await this.transport.json<ReleaseResponse>("POST", `/api/v1/idempotency/${seg(scope)}/release`, input, call)).body;
+    const attempt = this.attempts.attemptFor(scope, input.key, input.attempt);
+    const path = `/api/v1/idempotency/${seg(scope)}/release`;
+    const { body } = await this.transport.json<ReleaseResponse>("POST", path, { ...input, attempt }, call);
+    this.attempts.forget(scope, input.key, attempt);
+    return body;
+  }
+
+  /** A key's state (status, attempt, lock, expiry, request hash, stored response); 404 when absent or expired. */
+  getIdempotencyKey(scope: string, key: string, call?: CallOptions): Promise<IdempotencyKeyState> {
+    return this.get(`/api/v1/idempotency/${seg(scope)}/${seg(key)}`, call);
+  }
+
+  /** Forgets a completed key (operator permission), audited with the reason; the next begin runs the work again. */
+  async deleteIdempotencyKey(scope: string, key: string, reason: string, call?: CallOptions): Promise<DeleteKeyResponse> {
+    const path = `/api/v1/idempotency/${seg(scope)}/${seg(key)}`;
+    return (await this.transport.json<DeleteKeyResponse>("DELETE", path, { reason }, call)).body;
   }
 
   getScope(id: string, call?: CallOptions): Promise<IdempotencyScope> {

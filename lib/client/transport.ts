@@ -93,7 +93,8 @@ export class Transport {
   private readonly fetchImpl: typeof fetch;
 
   constructor(private readonly options: TransportOptions) {
-    this.baseUrl = options.baseUrl.replace(/\/+$/, "");
+    // The lookbehind anchors the run of slashes at its start: linear, where /\/+$/ is quadratic.
+    this.baseUrl = options.baseUrl.replace(/(?<!\/)\/+$/, "");
     this.fetchImpl = options.fetch ?? globalThis.fetch;
   }
 

@@ -10,7 +10,9 @@ import type {
   beginStartedSchema,
   completeRequestSchema,
   completeResponseSchema,
+  deleteKeyResponseSchema,
   inProgressErrorSchema,
+  keyStateSchema,
   mismatchErrorSchema,
   putScopeResponseSchema,
   putScopeSchema,
@@ -62,15 +64,22 @@ export type CleanupResponse = z.output<typeof cleanupResponseSchema>;
 
 /** The request behind an idempotency key: the request itself (hashed by weir) or its structural hash. */
 export type RequestIdentity = { request: unknown; requestHash?: never } | { requestHash: string; request?: never };
-export type BeginInput = { key: string } & RequestIdentity;
+export type BeginInput = {
+  key: string;
+  /** Wait up to this many seconds (at most 30) for another caller's result instead of an in_progress answer. */
+  waitSeconds?: number;
+} & RequestIdentity;
 export type StoredResponse = z.input<typeof storedResponseSchema>;
-export type CompleteInput = Omit<z.input<typeof completeRequestSchema>, "request" | "requestHash"> & RequestIdentity;
+/** `attempt` may be left out: the client sends the one its own `begin` of the key returned. */
+export type CompleteInput = Omit<z.input<typeof completeRequestSchema>, "request" | "requestHash" | "attempt"> & RequestIdentity & { attempt?: number };
 export type CompleteResponse = z.output<typeof completeResponseSchema>;
-export type ReleaseInput = z.input<typeof releaseRequestSchema>;
+export type ReleaseInput = Omit<z.input<typeof releaseRequestSchema>, "attempt"> & { attempt?: number };
 export type ReleaseResponse = z.output<typeof releaseResponseSchema>;
 export type IdempotencyScope = z.output<typeof scopeSchema>;
 export type PutScopeInput = z.input<typeof putScopeSchema>;
 export type PutScopeResponse = z.output<typeof putScopeResponseSchema>;
+export type IdempotencyKeyState = z.output<typeof keyStateSchema>;
+export type DeleteKeyResponse = z.output<typeof deleteKeyResponseSchema>;
 
 type InProgressError = z.output<typeof inProgressErrorSchema>["error"];
 type MismatchError = z.output<typeof mismatchErrorSchema>["error"];
@@ -79,7 +88,7 @@ type MismatchError = z.output<typeof mismatchErrorSchema>["error"];
 export type BeginResult =
   | z.output<typeof beginStartedSchema>
   | z.output<typeof beginCompletedSchema>
-  | { outcome: "in_progress"; scope: string; key: string; attempt: number; lockedUntil: string; message: InProgressError["message"] }
+  | ({ outcome: "in_progress"; scope: string; key: string; retryAfterSeconds?: number } & Omit<InProgressError, "code">)
   | { outcome: "mismatch"; scope: string; key: string; storedHash: string; requestHash: string; message: MismatchError["message"] };
 
 export type CreateTokenInput = z.input<typeof createTokenSchema>;

@@ -6,7 +6,7 @@ import {
   type IdempotencyKeyRow,
 } from "@/db/queries/console-idempotency";
 import type { DbOrTx } from "@/db/types";
-import type { SearchParams } from "@/lib/validation/console-common";
+import { rawValues, type SearchParams } from "@/lib/validation/console-common";
 import { IDEMPOTENCY_PAGE_SIZE, idempotencyBrowseSchema, type KeyStateFilter } from "@/lib/validation/console-idempotency";
 import { decodeCursor, encodeCursor } from "./cursor";
 
@@ -52,10 +52,15 @@ export function keyView(row: IdempotencyKeyRow, now = Date.now()): IdempotencyKe
 export interface IdempotencyBrowse {
   scopes: string[];
   scope: string | null;
+  /** The scope as the URL gave it, kept when it was refused or names no stored scope. */
+  rawScope: string | null;
+  /** The scope asked for exists (has keys or settings). */
+  known: boolean;
   status: KeyStateFilter;
   fieldErrors: Record<string, string[]>;
   keys: IdempotencyKeyView[];
   nextCursor: string | null;
+  prevCursor: string | null;
 }
 
 /** Scopes, and one page of the chosen scope's keys in the chosen state (default: the first scope, in progress). */
@@ -65,24 +70,33 @@ export async function loadIdempotencyBrowse(
   pageSize = IDEMPOTENCY_PAGE_SIZE,
 ): Promise<IdempotencyBrowse> {
   const scopes = await listScopeIds(db);
+  const rawScope = rawValues(params, ["scope"]).scope ?? null;
   const parsed = idempotencyBrowseSchema.safeParse(params);
   if (!parsed.success) {
     const fieldErrors = z.flattenError(parsed.error).fieldErrors as Record<string, string[]>;
-    return { scopes, scope: null, status: "in_progress", fieldErrors, keys: [], nextCursor: null };
+    return { scopes, scope: null, rawScope, known: false, status: "in_progress", fieldErrors, keys: [], nextCursor: null, prevCursor: null };
   }
   const scope = parsed.data.scope ?? scopes[0] ?? null;
   const status = parsed.data.status;
-  if (scope === null) return { scopes, scope, status, fieldErrors: {}, keys: [], nextCursor: null };
-  const afterKey = decodeCursor(parsed.data.after, 1)?.[0];
-  const rows = await listIdempotencyKeys(db, { scope, state: status, afterKey, limit: pageSize + 1 });
-  const page = rows.slice(0, pageSize);
+  const known = scope !== null && scopes.includes(scope);
+  if (!known) return { scopes, scope, rawScope, known, status, fieldErrors: {}, keys: [], nextCursor: null, prevCursor: null };
+  const beforeKey = decodeCursor(parsed.data.before, 1)?.[0];
+  const afterKey = beforeKey === undefined ? decodeCursor(parsed.data.after, 1)?.[0] : undefined;
+  const rows = await listIdempotencyKeys(db, { scope, state: status, afterKey, beforeKey, limit: pageSize + 1 });
+  // Paging back reads one extra row before the page: it says whether there is an earlier page.
+  const more = rows.length > pageSize;
+  const page = beforeKey !== undefined ? rows.slice(-pageSize) : rows.slice(0, pageSize);
+  const cursor = (row: IdempotencyKeyRow | undefined) => (row ? encodeCursor([row.key]) : null);
   return {
     scopes,
     scope,
+    rawScope,
+    known,
     status,
     fieldErrors: {},
     keys: page.map((row) => keyView(row)),
-    nextCursor: rows.length > pageSize ? encodeCursor([page.at(-1)!.key]) : null,
+    nextCursor: beforeKey !== undefined || more ? cursor(page.at(-1)) : null,
+    prevCursor: (beforeKey !== undefined ? more : afterKey !== undefined) ? cursor(page[0]) : null,
   };
 }
 

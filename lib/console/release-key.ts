@@ -5,7 +5,7 @@ import type { Actor } from "@/lib/auth/actor";
 import { release } from "@/lib/dedup/idempotency/release";
 import { NotFoundError } from "@/lib/errors";
 import { releaseKeySchema, type ReleaseKeyInput } from "@/lib/validation/console-idempotency";
-import { authorise } from "./authorise";
+import { authorize } from "@/lib/auth/authorize";
 
 /**
  * Releases a stuck in-progress idempotency key so a retry can start it again.
@@ -21,7 +21,7 @@ export async function releaseIdempotencyKey({
   actor: Actor;
   input: ReleaseKeyInput;
 }): Promise<{ released: true }> {
-  authorise(actor, "operator");
+  authorize(actor, "release");
   const { scope, key, attempt, reason } = releaseKeySchema.parse(input);
   try {
     return await db.transaction(async (tx) => {

@@ -2,15 +2,19 @@ import type { Metadata } from "next";
 import Form from "next/form";
 import Link from "next/link";
 import { Badge } from "@/components/ui/badge";
+import { CopyButton } from "@/components/ui/copy-button";
+import { Field } from "@/components/ui/field";
+import { InvalidFilters } from "@/components/ui/invalid-filters";
+import { RelativeTime } from "@/components/ui/relative-time";
+import { VisibleText } from "@/components/ui/visible-text";
 import { EmptyState } from "@/components/ui/empty-state";
 import { hrefWith, Pager } from "@/components/ui/pager";
 import { PageHeader } from "@/components/ui/page-header";
 import { StoreUnavailableNotice } from "@/components/ui/store-unavailable";
 import { requireConsoleActor } from "@/lib/auth/console-actor";
-import { formatInstant } from "@/lib/console/format";
 import { loadIdempotencyBrowse } from "@/lib/console/idempotency";
 import { withStore } from "@/lib/console/store";
-import type { SearchParams } from "@/lib/validation/console-common";
+import { param, type SearchParams } from "@/lib/validation/console-common";
 import { KEY_STATES } from "@/lib/validation/console-idempotency";
 
 export const dynamic = "force-dynamic";
@@ -19,31 +23,55 @@ export const metadata: Metadata = { title: "Idempotency keys" };
 const LABELS = { in_progress: "In progress", completed: "Completed", expired: "Expired" };
 
 export default async function IdempotencyPage({ searchParams }: { searchParams: Promise<SearchParams> }) {
-  await requireConsoleActor("viewer");
+  await requireConsoleActor("read");
   const params = await searchParams;
   const loaded = await withStore((db) => loadIdempotencyBrowse(db, params));
   if (!loaded.ok) return <StoreUnavailableNotice />;
-  const { scopes, scope, status, keys, nextCursor, fieldErrors } = loaded.data;
+  const { scopes, scope, rawScope, known, status, keys, nextCursor, prevCursor, fieldErrors } = loaded.data;
+  const released = param(params.released);
+  const scopeErrors = fieldErrors.scope ?? (scope !== null && !known ? [`There is no idempotency scope named “${scope}”.`] : undefined);
   return (
     <>
       <PageHeader title="Idempotency keys" description="Request dedup per scope. An in-progress key whose lock has run out is stuck: its caller died." />
-      {scopes.length === 0 ? (
+      {typeof released === "string" && scope ? (
+        <div className="panel callout" role="status" data-testid="released">
+          Released attempt {String(param(params.attempt) ?? "")} of key <code><VisibleText text={released} /></code> in scope <code>{scope}</code>: the next
+          request with this key starts the work again. The release is in the <Link href={hrefWith("/audit", { action: "idempotency_key.release" })}>audit log</Link>.
+        </div>
+      ) : null}
+      {scopes.length === 0 && !rawScope ? (
         <EmptyState title="No idempotency scopes yet.">Keys appear with the first POST /api/v1/idempotency/:scope/begin.</EmptyState>
       ) : (
         <>
-          <Form action="/idempotency" className="panel filters" aria-label="Scope">
-            <label className="field">
-              <span>Scope</span>
-              <select name="scope" defaultValue={scope ?? undefined}>
-                {scopes.map((s) => (
-                  <option key={s}>{s}</option>
-                ))}
-              </select>
-            </label>
+          <Form action="/idempotency" className="panel filters" aria-label="Choose a scope">
+            <Field label="Scope" errors={scopeErrors}>
+              {scopeErrors ? (
+                <input name="scope" defaultValue={rawScope ?? ""} list="scope-ids" />
+              ) : (
+                <select name="scope" defaultValue={scope ?? undefined}>
+                  {scopes.map((s) => (
+                    <option key={s}>{s}</option>
+                  ))}
+                </select>
+              )}
+            </Field>
+            <datalist id="scope-ids">
+              {scopes.map((s) => (
+                <option key={s} value={s} />
+              ))}
+            </datalist>
             <input type="hidden" name="status" value={status} />
             <button type="submit">Show</button>
-            {fieldErrors.scope ? <span className="form-error">{fieldErrors.scope.join(" ")}</span> : null}
           </Form>
+          {scope && known ? (
+            <Form action="/idempotency/key" className="panel filters" aria-label="Find a key">
+              <input type="hidden" name="scope" value={scope} />
+              <Field label={`Exact key in ${scope}`}>
+                <input name="key" required maxLength={512} size={40} />
+              </Field>
+              <button type="submit">Open key</button>
+            </Form>
+          ) : null}
           <nav className="tabs" aria-label="Status" style={{ marginBottom: "0.75rem" }}>
             {KEY_STATES.map((s) => (
               <Link key={s} href={hrefWith("/idempotency", { scope, status: s })} aria-current={s === status ? "page" : undefined}>
@@ -51,8 +79,10 @@ export default async function IdempotencyPage({ searchParams }: { searchParams: 
               </Link>
             ))}
           </nav>
-          {keys.length === 0 ? (
-            <EmptyState title={`No ${LABELS[status].toLowerCase()} keys in ${scope}.`} />
+          {scopeErrors ? (
+            <InvalidFilters what="keys" />
+          ) : keys.length === 0 ? (
+            <EmptyState title={`No ${LABELS[status].toLowerCase()} keys in scope ${scope}.`} />
           ) : (
             <div className="table-wrap">
               <table data-testid="idempotency-keys">
@@ -70,15 +100,24 @@ export default async function IdempotencyPage({ searchParams }: { searchParams: 
                   {keys.map((k) => (
                     <tr key={k.key}>
                       <td className="break">
-                        <Link href={hrefWith("/idempotency/key", { scope: k.scope, key: k.key })}>{k.key}</Link>
+                        <Link href={hrefWith("/idempotency/key", { scope: k.scope, key: k.key })}>
+                          <VisibleText text={k.key} />
+                        </Link>{" "}
+                        <CopyButton value={k.key} label="key" />
                       </td>
                       <td>
                         <Badge tone={k.state} />
                       </td>
                       <td className="num">{k.attempt}</td>
-                      <td className="small">{formatInstant(k.createdAt)}</td>
-                      <td className="small">{formatInstant(k.lockedUntil)}</td>
-                      <td className="small">{formatInstant(k.expiresAt)}</td>
+                      <td className="small">
+                        <RelativeTime value={k.createdAt} />
+                      </td>
+                      <td className="small">
+                        <RelativeTime value={k.lockedUntil} />
+                      </td>
+                      <td className="small">
+                        <RelativeTime value={k.expiresAt} />
+                      </td>
                     </tr>
                   ))}
                 </tbody>
@@ -86,8 +125,9 @@ export default async function IdempotencyPage({ searchParams }: { searchParams: 
             </div>
           )}
           <Pager
-            isFirst={!params.after}
+            isFirst={!params.after && !params.before}
             firstHref={hrefWith("/idempotency", { scope, status })}
+            prevHref={prevCursor ? hrefWith("/idempotency", { scope, status, before: prevCursor }) : null}
             nextHref={nextCursor ? hrefWith("/idempotency", { scope, status, after: nextCursor }) : null}
           />
         </>

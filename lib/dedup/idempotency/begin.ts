@@ -1,9 +1,11 @@
+import { isCitus } from "@/db/citus";
 import { runRaw } from "@/db/raw";
 import type { DbOrTx } from "@/db/types";
 import { asStoreError } from "@/db/unavailable";
+import { ValidationError } from "@/lib/errors";
 import { stats, type Outcome } from "@/lib/stats/recorder";
 import { assertKeyRef, verdictOf } from "./key-row";
-import { beginStatement, peekStatement, type KeyRow } from "./statements";
+import { beginOneStatement, beginStatement, peekStatement, type KeyRow } from "./statements";
 import type { BeginResult, IdempotencyKeyRef } from "./types";
 
 // Each retry follows a change committed by another begin; a handful cannot all be lost.
@@ -23,18 +25,34 @@ const OUTCOME_STATS: Record<BeginResult["outcome"], Outcome> = {
  * `mismatch` (the key was used for a different request).
  */
 export async function begin(db: DbOrTx, ref: IdempotencyKeyRef): Promise<BeginResult> {
+  try {
+    const result = await decideBegin(db, ref);
+    recordBegin(ref.scope, result);
+    return result;
+  } catch (err) {
+    if (!(err instanceof ValidationError)) stats.record("scope", ref.scope, "error");
+    throw err;
+  }
+}
+
+/** The decision alone, uncounted: a caller that waits reads a key several times but answers once. */
+export async function decideBegin(db: DbOrTx, ref: IdempotencyKeyRef): Promise<BeginResult> {
   assertKeyRef(ref);
   let result: BeginResult | null = null;
   try {
+    // On Citus the one-statement begin is split across nodes; the one-key function routes to the key's shard.
+    const statement = (await isCitus(db)) ? beginOneStatement(ref) : beginStatement(ref);
     for (let round = 0; round < MAX_ROUNDS && !result; round++) {
-      const [row] = await runRaw<KeyRow>(db, beginStatement(ref));
+      const [row] = await runRaw<KeyRow>(db, statement);
       result = verdictOf(row, ref) ?? verdictOf((await runRaw<KeyRow>(db, peekStatement(ref)))[0], ref);
     }
   } catch (err) {
-    stats.record("scope", ref.scope, "error");
     throw asStoreError(err);
   }
   if (!result) throw new Error(`idempotency key ${ref.scope}/${ref.key} kept changing under begin`);
-  stats.record("scope", ref.scope, OUTCOME_STATS[result.outcome]);
   return result;
+}
+
+export function recordBegin(scope: string, result: BeginResult): void {
+  stats.record("scope", scope, OUTCOME_STATS[result.outcome]);
 }

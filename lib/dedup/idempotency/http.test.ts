@@ -57,9 +57,10 @@ describe("idempotency API", () => {
     await call("POST", `${base}/begin`, { key: "k", requestHash: hashA });
     expect((await call("POST", `${base}/release`, { key: "k", attempt: 1 })).body).toEqual({ scope, key: "k", released: true });
     expect((await call("POST", `${base}/begin`, { key: "k", requestHash: hashA })).status).toBe(201);
-    await call("POST", `${base}/complete`, { key: "k", requestHash: hashA, response: { status: 204, body: "" } });
-    expect((await call("POST", `${base}/release`, { key: "k" })).status).toBe(409);
-    expect((await call("POST", `${base}/complete`, { key: "other", requestHash: hashA, response: { status: 200, body: "" } })).status).toBe(404);
+    await call("POST", `${base}/complete`, { key: "k", requestHash: hashA, attempt: 1, response: { status: 204, body: "" } });
+    expect((await call("POST", `${base}/release`, { key: "k", attempt: 1 })).status).toBe(409);
+    const other = { key: "other", requestHash: hashA, attempt: 1, response: { status: 200, body: "" } };
+    expect((await call("POST", `${base}/complete`, other)).status).toBe(404);
   });
 
   it("refuses keys over 255 characters and bad scopes", async () => {

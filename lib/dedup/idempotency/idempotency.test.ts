@@ -24,9 +24,11 @@ const response = { status: 201, body: '{"id": 7,  "total": 10.50}', headers: { "
 
 /** Simulates the passing of time for one key: its lock and expiry move `seconds` into the past. */
 async function age(db: DbOrTx, scope: string, key: string, seconds: number): Promise<void> {
+  const by = `${seconds} seconds`;
+  // Through UTC timestamps: Citus refuses timestamptz - interval (stable) on a column in an UPDATE.
   await db.execute(sql`update idempotency_keys set
-    locked_until = locked_until - ${`${seconds} seconds`}::interval,
-    expires_at = expires_at - ${`${seconds} seconds`}::interval
+    locked_until = ((locked_until at time zone 'UTC') - ${by}::interval) at time zone 'UTC',
+    expires_at = ((expires_at at time zone 'UTC') - ${by}::interval) at time zone 'UTC'
     where scope = ${scope} and key = ${key}`);
 }
 
@@ -40,7 +42,7 @@ describe("begin / complete / release", () => {
     const done = await complete(store.db, { ...ref, attempt: 1, response });
     expect(done).toMatchObject({ attempt: 1, alreadyCompleted: false });
     const replay = await begin(store.db, ref);
-    expect(replay).toEqual({ outcome: "completed", response, completedAt: done.completedAt });
+    expect(replay).toEqual({ outcome: "completed", attempt: 1, response, completedAt: done.completedAt });
     expect(await begin(store.db, ref)).toEqual(replay);
   });
 
@@ -53,7 +55,7 @@ describe("begin / complete / release", () => {
       body: 'Internal error\n  at line 3 \u00e9\u{1F600} {"not": json',
       headers: { "content-type": "text/plain", "x-trace": "abc" },
     };
-    await complete(store.db, { ...ref, response: failure });
+    await complete(store.db, { ...ref, attempt: 1, response: failure });
     const replay = await begin(store.db, ref);
     expect(replay.outcome).toBe("completed");
     if (replay.outcome === "completed") expect(replay.response).toEqual(failure);
@@ -67,8 +69,8 @@ describe("begin / complete / release", () => {
       storedHash: hashA,
       requestHash: hashB,
     });
-    await expect(complete(store.db, { scope, key: "k", requestHash: hashB, response })).rejects.toBeInstanceOf(UnprocessableError);
-    await complete(store.db, { scope, key: "k", requestHash: hashA, response });
+    await expect(complete(store.db, { scope, key: "k", requestHash: hashB, attempt: 1, response })).rejects.toBeInstanceOf(UnprocessableError);
+    await complete(store.db, { scope, key: "k", requestHash: hashA, attempt: 1, response });
     expect(await begin(store.db, { scope, key: "k", requestHash: hashB })).toMatchObject({ outcome: "mismatch", storedHash: hashA });
   });
 
@@ -117,40 +119,43 @@ describe("begin / complete / release", () => {
     expect(await begin(store.db, { scope, key: "k", requestHash: hashB })).toMatchObject({ outcome: "mismatch" });
   });
 
-  it("gives the key back on release so that a retry starts again", async () => {
+  it("gives the key back on release so that a retry, of any request, starts it as the next attempt", async () => {
     const scope = newScope();
     const ref = { scope, key: "k", requestHash: hashA };
     await begin(store.db, ref);
     expect(await release(store.db, { scope, key: "k", attempt: 1 })).toEqual({ released: true });
-    expect(await release(store.db, { scope, key: "k" })).toEqual({ released: false });
-    expect(await begin(store.db, { ...ref, requestHash: hashB })).toMatchObject({ outcome: "started", attempt: 1 });
-    await complete(store.db, { ...ref, requestHash: hashB, response });
-    await expect(release(store.db, { scope, key: "k" })).rejects.toBeInstanceOf(ConflictError);
-    await expect(release(store.db, { scope, key: "k", requestHash: hashA })).rejects.toBeInstanceOf(UnprocessableError);
+    expect(await release(store.db, { scope, key: "k", attempt: 1 })).toEqual({ released: false });
+    // The released attempt is fenced off: it can neither complete nor release the next one.
+    await expect(complete(store.db, { ...ref, attempt: 1, response })).rejects.toBeInstanceOf(NotFoundError);
+    expect(await begin(store.db, { ...ref, requestHash: hashB })).toMatchObject({ outcome: "started", attempt: 2 });
+    await expect(complete(store.db, { ...ref, requestHash: hashB, attempt: 1, response })).rejects.toBeInstanceOf(ConflictError);
+    await complete(store.db, { ...ref, requestHash: hashB, attempt: 2, response });
+    await expect(release(store.db, { scope, key: "k", attempt: 2 })).rejects.toBeInstanceOf(ConflictError);
+    await expect(release(store.db, { scope, key: "k", requestHash: hashA, attempt: 2 })).rejects.toBeInstanceOf(UnprocessableError);
   });
 
-  it("treats a completed key past its retention as absent", async () => {
+  it("treats a completed key past its retention as absent: it starts over at attempt 1", async () => {
     const scope = newScope();
     await setScopeSettings(store.db, { scope, retentionSeconds: 3600, reason: "short retention", actor });
     const ref = { scope, key: "k", requestHash: hashA };
     await begin(store.db, ref);
-    const done = await complete(store.db, { ...ref, response });
+    const done = await complete(store.db, { ...ref, attempt: 1, response });
     expect(done.expiresAt.getTime() - done.completedAt.getTime()).toBe(3600 * 1000);
     await age(store.db, scope, "k", 3599);
     expect((await begin(store.db, ref)).outcome).toBe("completed");
     await age(store.db, scope, "k", 2);
-    expect(await begin(store.db, { ...ref, requestHash: hashB })).toMatchObject({ outcome: "started", attempt: 2 });
+    expect(await begin(store.db, { ...ref, requestHash: hashB })).toMatchObject({ outcome: "started", attempt: 1 });
   });
 
   it("keeps the first response when complete is called again, and refuses to complete an unknown key", async () => {
     const scope = newScope();
     const ref = { scope, key: "k", requestHash: hashA };
     await begin(store.db, ref);
-    await complete(store.db, { ...ref, response });
-    const again = await complete(store.db, { ...ref, response: { status: 200, body: "other", headers: {} } });
+    await complete(store.db, { ...ref, attempt: 1, response });
+    const again = await complete(store.db, { ...ref, attempt: 1, response: { status: 200, body: "other", headers: {} } });
     expect(again.alreadyCompleted).toBe(true);
     expect(await begin(store.db, ref)).toMatchObject({ response });
-    await expect(complete(store.db, { scope, key: "nope", requestHash: hashA, response })).rejects.toBeInstanceOf(NotFoundError);
+    await expect(complete(store.db, { scope, key: "nope", requestHash: hashA, attempt: 1, response })).rejects.toBeInstanceOf(NotFoundError);
   });
 
   it("rolls back with the caller's transaction (library mode)", async () => {
@@ -170,7 +175,7 @@ describe("begin / complete / release", () => {
     await expect(begin(store.db, { scope: "s", key: "k".repeat(256), requestHash: hashA })).rejects.toBeInstanceOf(ValidationError);
     await begin(store.db, { scope: "s", key: "k".repeat(255), requestHash: hashA });
     await expect(
-      complete(store.db, { scope: "s", key: "k".repeat(255), requestHash: hashA, response: { ...response, status: 99 } }),
+      complete(store.db, { scope: "s", key: "k".repeat(255), requestHash: hashA, attempt: 1, response: { ...response, status: 99 } }),
     ).rejects.toBeInstanceOf(ValidationError);
   });
 

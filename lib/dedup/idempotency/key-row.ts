@@ -13,6 +13,13 @@ export function assertKeyRef(ref: { scope: string; key: string; requestHash?: st
   }
 }
 
+/** complete and release are fenced: the attempt begin handed out is required, never guessed. */
+export function assertAttempt(attempt: unknown): void {
+  if (typeof attempt !== "number" || !Number.isInteger(attempt) || attempt < 1) {
+    throw new ValidationError("attempt is required: the attempt number begin returned (the fencing token)", "attempt");
+  }
+}
+
 export const toDate = (value: Date | string) => (value instanceof Date ? value : new Date(value));
 
 /** The answer a stored row gives, or null when the key is free to take (absent or takeable). */
@@ -20,11 +27,13 @@ export function verdictOf(row: KeyRow | undefined, ref: IdempotencyKeyRef): Begi
   if (!row) return null;
   switch (row.verdict) {
     case "started":
+      return { outcome: "started", attempt: Number(row.attempt), lockedUntil: toDate(row.locked_until!) };
     case "in_progress":
-      return { outcome: row.verdict, attempt: Number(row.attempt), lockedUntil: toDate(row.locked_until!) };
+      return { outcome: "in_progress", attempt: Number(row.attempt), lockedUntil: toDate(row.locked_until!), startedAt: toDate(row.created_at) };
     case "completed":
       return {
         outcome: "completed",
+        attempt: Number(row.attempt),
         response: { status: Number(row.response_status), body: row.response_body ?? "", headers: row.response_headers ?? {} },
         completedAt: toDate(row.completed_at!),
       };

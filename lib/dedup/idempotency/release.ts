@@ -1,17 +1,18 @@
 import { runRaw } from "@/db/raw";
 import type { DbOrTx } from "@/db/types";
 import { asStoreError } from "@/db/unavailable";
-import { ConflictError, UnprocessableError } from "@/lib/errors";
-import { assertKeyRef } from "./key-row";
-import { keyStateStatement, type KeyState } from "./statements";
+import { assertAttempt, assertKeyRef } from "./key-row";
+import { notifyKeyChanged } from "./notify";
+import { refuseStale } from "./refusal";
+import { keyStateStatement, RELEASED, type KeyState } from "./statements";
 
 export interface ReleaseInput {
   scope: string;
   key: string;
   /** When given, only a key started for this request is released. */
   requestHash?: string;
-  /** When given, only this attempt's lock is released, never a taker's. */
-  attempt?: number;
+  /** The attempt `begin` returned (the fencing token): only its own lock is released, never a taker's. */
+  attempt: number;
 }
 
 export interface ReleaseResult {
@@ -19,44 +20,38 @@ export interface ReleaseResult {
   released: boolean;
 }
 
+// The key becomes a tombstone (see RELEASED) until it expires: the attempt count survives the release.
 const RELEASE_SQL = `
-delete from idempotency_keys
-where scope = $1 and key = $2 and status = 'in_progress'
-  and ($3::text is null or request_hash = decode($3, 'hex'))
-  and ($4::int is null or attempt = $4::int)
-returning attempt
+update idempotency_keys k set locked_until = k.created_at
+where k.scope = $1 and k.key = $2 and k.status = 'in_progress' and not ${RELEASED("k")}
+  and ($3::text is null or k.request_hash = decode($3, 'hex'))
+  and k.attempt = $4::int and k.expires_at > statement_timestamp()
+returning k.waiters
 `;
 
-/** Gives an in-progress key back after the work failed, so that a retry can start it again. */
+/**
+ * Gives an in-progress key back after the work failed, so that a retry (or a waiting
+ * caller), of any request, can start it again, as the next attempt.
+ */
 export async function release(db: DbOrTx, input: ReleaseInput): Promise<ReleaseResult> {
   assertKeyRef(input);
+  assertAttempt(input.attempt);
   let state: KeyState | undefined;
   try {
-    const rows = await runRaw(db, {
-      name: "weir_idempotency_release_v1",
+    const [gone] = await runRaw<{ waiters: boolean }>(db, {
+      name: "weir_idempotency_release_v3",
       text: RELEASE_SQL,
-      values: [input.scope, input.key, input.requestHash ?? null, input.attempt ?? null],
+      values: [input.scope, input.key, input.requestHash ?? null, input.attempt],
     });
-    if (rows.length > 0) return { released: true };
+    if (gone) {
+      if (gone.waiters) await notifyKeyChanged(db, input.scope, input.key);
+      return { released: true };
+    }
     [state] = await runRaw<KeyState>(db, keyStateStatement(input.scope, input.key));
   } catch (err) {
     throw asStoreError(err);
   }
   if (!state) return { released: false };
-  if (input.requestHash !== undefined && state.stored_hash !== input.requestHash) {
-    throw new UnprocessableError("the idempotency key was used for a different request", "mismatch", {
-      storedHash: state.stored_hash,
-      requestHash: input.requestHash,
-    });
-  }
-  if (state.status === "completed") {
-    throw new ConflictError(`idempotency key ${input.key} is completed; a completed key cannot be released`, "conflict", {
-      attempt: Number(state.attempt),
-      status: state.status,
-    });
-  }
-  throw new ConflictError(`the lock of attempt ${input.attempt} was taken over by attempt ${state.attempt}`, "conflict", {
-    attempt: Number(state.attempt),
-    status: state.status,
-  });
+  refuseStale(input, state, "release");
+  return { released: false };
 }

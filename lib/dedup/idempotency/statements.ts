@@ -1,8 +1,17 @@
 import type { RawStatement } from "@/db/raw";
 import { DEFAULT_LOCK_SECONDS, DEFAULT_RETENTION_SECONDS } from "@/db/schema/idempotency-scopes";
 
+/**
+ * A released key stays as a tombstone whose lock ended when it began (locked_until =
+ * created_at, which no begin writes), so the next begin, of any request, continues its
+ * attempt count and a holder of the released attempt stays fenced off. Null-safe: a
+ * completed key has no lock.
+ */
+export const RELEASED = (t: string) => `${t}.locked_until is not distinct from ${t}.created_at`;
+
 // A key past expires_at behaves as absent. The verdict of a stored row, shared by both reads.
 const VERDICT = `case
+    when ${RELEASED("c")} then 'retry'
     when c.request_hash <> decode($3, 'hex') then 'mismatch'
     when c.status = 'completed' then 'completed'
     when c.locked_until > statement_timestamp() then 'in_progress'
@@ -10,14 +19,16 @@ const VERDICT = `case
   end`;
 
 const columns = (t: string) => `${t}.attempt, ${t}.locked_until, encode(${t}.request_hash, 'hex') as stored_hash,
-  ${t}.response_status, ${t}.response_body, ${t}.response_headers, ${t}.completed_at, ${t}.expires_at`;
+  ${t}.response_status, ${t}.response_body, ${t}.response_headers, ${t}.created_at, ${t}.completed_at, ${t}.expires_at`;
 
 /**
  * One statement per begin. `current` reads the committed key in the statement's
  * snapshot: a completed key, a held lock or a different request is answered
  * from it with nothing written or locked. Otherwise the upsert takes the key:
  * it inserts, replaces an expired key, or takes over an expired lock for the same
- * request; the row lock of ON CONFLICT lets exactly one concurrent caller do so.
+ * request, or takes a released key for any request; the row lock of ON CONFLICT
+ * lets exactly one concurrent caller do so. An expired key starts over at attempt 1,
+ * as if it had never been stored; a released one continues its count.
  * No row at all means a concurrent begin changed the key first: read it again.
  */
 const BEGIN_SQL = `
@@ -38,13 +49,17 @@ written as (
   from settings s
   where not exists (
     select 1 from current c
-    where c.status = 'completed' or c.request_hash <> decode($3, 'hex') or c.locked_until > statement_timestamp())
+    where not ${RELEASED("c")}
+      and (c.status = 'completed' or c.request_hash <> decode($3, 'hex') or c.locked_until > statement_timestamp()))
   on conflict (scope, key) do update set
-    request_hash = excluded.request_hash, status = 'in_progress', attempt = k.attempt + 1,
+    request_hash = excluded.request_hash, status = 'in_progress',
+    attempt = case when k.expires_at <= excluded.created_at then 1 else k.attempt + 1 end,
+    waiters = k.waiters and k.expires_at > excluded.created_at,
     locked_until = excluded.locked_until, created_at = excluded.created_at, expires_at = excluded.expires_at,
     completed_at = null, response_status = null, response_body = null, response_headers = null
   where k.expires_at <= excluded.created_at
-     or (k.status = 'in_progress' and k.locked_until <= excluded.created_at and k.request_hash = excluded.request_hash)
+     or (k.status = 'in_progress' and k.locked_until <= excluded.created_at
+         and (k.request_hash = excluded.request_hash or ${RELEASED("k")}))
   returning k.*
 )
 select 'started' as verdict, ${columns("w")} from written w
@@ -67,6 +82,7 @@ export interface KeyRow {
   response_status: number | null;
   response_body: string | null;
   response_headers: Record<string, string> | null;
+  created_at: Date | string;
   completed_at: Date | string | null;
   expires_at: Date | string;
 }
@@ -78,27 +94,48 @@ export interface KeyRef {
 }
 
 export function beginStatement(ref: KeyRef): RawStatement {
-  return { name: "weir_idempotency_begin_v1", text: BEGIN_SQL, values: [ref.scope, ref.key, ref.requestHash] };
+  return { name: "weir_idempotency_begin_v3", text: BEGIN_SQL, values: [ref.scope, ref.key, ref.requestHash] };
+}
+
+/**
+ * The same begin as one call of a one-key function (db/migrations/0008): on Citus the
+ * function runs beside the key's shard, where the statement above would be split.
+ */
+export function beginOneStatement(ref: KeyRef): RawStatement {
+  return {
+    name: "weir_idempotency_begin_one_v1",
+    // The function returns the columns of a KeyRow, in order.
+    text: "select * from weir_idempotency_begin($1, $2, decode($3, 'hex'), $4, $5)",
+    values: [ref.scope, ref.key, ref.requestHash, DEFAULT_LOCK_SECONDS, DEFAULT_RETENTION_SECONDS],
+  };
 }
 
 export function peekStatement(ref: KeyRef): RawStatement {
-  return { name: "weir_idempotency_peek_v1", text: PEEK_SQL, values: [ref.scope, ref.key, ref.requestHash] };
+  return { name: "weir_idempotency_peek_v3", text: PEEK_SQL, values: [ref.scope, ref.key, ref.requestHash] };
 }
 
-/** The live state of a key, to explain why complete or release refused. */
+/** The live state of a key: read by callers and the console, and to explain why complete or release refused. */
 const STATE_SQL = `
-select status, attempt, encode(request_hash, 'hex') as stored_hash, completed_at, expires_at
-from idempotency_keys where scope = $1 and key = $2 and expires_at > statement_timestamp()
+select status, attempt, encode(request_hash, 'hex') as stored_hash, locked_until, created_at, completed_at, expires_at,
+  response_status, response_body, response_headers, statement_timestamp() as read_at
+from idempotency_keys k where scope = $1 and key = $2 and expires_at > statement_timestamp() and not ${RELEASED("k")}
 `;
 
 export interface KeyState {
   status: "in_progress" | "completed";
   attempt: number;
   stored_hash: string;
+  locked_until: Date | string | null;
+  created_at: Date | string;
   completed_at: Date | string | null;
   expires_at: Date | string;
+  response_status: number | null;
+  response_body: string | null;
+  response_headers: Record<string, string> | null;
+  /** The database clock when the row was read: whether a lock has expired is judged by it. */
+  read_at: Date | string;
 }
 
 export function keyStateStatement(scope: string, key: string): RawStatement {
-  return { name: "weir_idempotency_state_v1", text: STATE_SQL, values: [scope, key] };
+  return { name: "weir_idempotency_state_v3", text: STATE_SQL, values: [scope, key] };
 }

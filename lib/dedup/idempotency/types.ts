@@ -12,8 +12,9 @@ export interface IdempotencyKeyRef {
   requestHash: string;
 }
 
+/** Every answer says why: the attempt that holds or completed the key, and since when. */
 export type BeginResult =
   | { outcome: "started"; attempt: number; lockedUntil: Date }
-  | { outcome: "in_progress"; attempt: number; lockedUntil: Date }
-  | { outcome: "completed"; response: StoredResponse; completedAt: Date }
+  | { outcome: "in_progress"; attempt: number; lockedUntil: Date; startedAt: Date }
+  | { outcome: "completed"; attempt: number; response: StoredResponse; completedAt: Date }
   | { outcome: "mismatch"; storedHash: string; requestHash: string };

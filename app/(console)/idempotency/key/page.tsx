@@ -1,13 +1,17 @@
 import type { Metadata } from "next";
 import Link from "next/link";
 import { notFound } from "next/navigation";
+import type { ReactNode } from "react";
 import { Badge } from "@/components/ui/badge";
+import { CopyButton } from "@/components/ui/copy-button";
+import { JsonPayload } from "@/components/ui/json-payload";
+import { RelativeTime } from "@/components/ui/relative-time";
+import { VisibleText } from "@/components/ui/visible-text";
 import { hrefWith } from "@/components/ui/pager";
 import { PageHeader } from "@/components/ui/page-header";
 import { StoreUnavailableNotice } from "@/components/ui/store-unavailable";
 import { requireConsoleActor } from "@/lib/auth/console-actor";
-import { canOperate } from "@/lib/console/authorise";
-import { formatInstant } from "@/lib/console/format";
+import { can } from "@/lib/auth/authorize";
 import { loadIdempotencyKey } from "@/lib/console/idempotency";
 import { withStore } from "@/lib/console/store";
 import { param, type SearchParams } from "@/lib/validation/console-common";
@@ -18,7 +22,7 @@ export const dynamic = "force-dynamic";
 export const metadata: Metadata = { title: "Idempotency key" };
 
 export default async function IdempotencyKeyPage({ searchParams }: { searchParams: Promise<SearchParams> }) {
-  const actor = await requireConsoleActor("viewer");
+  const actor = await requireConsoleActor("read");
   const query = await searchParams;
   const scope = scopeIdSchema.safeParse(param(query.scope));
   const key = idempotencyKeySchema.safeParse(param(query.key));
@@ -27,19 +31,28 @@ export default async function IdempotencyKeyPage({ searchParams }: { searchParam
   if (!loaded.ok) return <StoreUnavailableNotice />;
   if (!loaded.data) notFound();
   const k = loaded.data;
-  const rows: [string, string][] = [
+  const rows: [string, ReactNode][] = [
     ["Attempt", String(k.attempt)],
-    ["Request hash", k.requestHash],
-    ["Created", formatInstant(k.createdAt)],
-    ["Locked until", formatInstant(k.lockedUntil)],
-    ["Completed", formatInstant(k.completedAt)],
-    ["Expires", formatInstant(k.expiresAt)],
+    [
+      "Request hash",
+      <>
+        {k.requestHash} <CopyButton value={k.requestHash} label="request hash" />
+      </>,
+    ],
+    ["Created", <RelativeTime key="c" value={k.createdAt} />],
+    ["Locked until", <RelativeTime key="l" value={k.lockedUntil} />],
+    ["Completed", <RelativeTime key="d" value={k.completedAt} />],
+    ["Expires", <RelativeTime key="e" value={k.expiresAt} />],
     ["Response status", k.responseStatus === null ? "–" : String(k.responseStatus)],
   ];
   return (
     <>
       <PageHeader
-        title={<span className="break">{k.key}</span>}
+        title={
+          <span className="break">
+            <VisibleText text={k.key} /> <CopyButton value={k.key} label="key" />
+          </span>
+        }
         description={
           <>
             Scope <Link href={hrefWith("/idempotency", { scope: k.scope })}>{k.scope}</Link> · <Badge tone={k.state} />
@@ -59,7 +72,7 @@ export default async function IdempotencyKeyPage({ searchParams }: { searchParam
         </table>
       </section>
       {k.state === "in_progress" || k.state === "stuck" ? (
-        canOperate(actor) ? (
+        can(actor, "operate") ? (
           <ReleaseKey scope={k.scope} idempotencyKey={k.key} attempt={k.attempt} stuck={k.state === "stuck"} />
         ) : null
       ) : null}
@@ -69,8 +82,8 @@ export default async function IdempotencyKeyPage({ searchParams }: { searchParam
           <p className="muted small">No response yet: the key is not completed.</p>
         ) : (
           <>
-            {k.responseHeaders ? <pre className="payload">{k.responseHeaders}</pre> : null}
-            <pre className="payload" data-testid="response-body">{k.responseBody}</pre>
+            {k.responseHeaders ? <JsonPayload text={k.responseHeaders} label="response headers" /> : null}
+            <JsonPayload text={k.responseBody} label="response body" testId="response-body" />
           </>
         )}
       </section>

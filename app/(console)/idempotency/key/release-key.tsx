@@ -3,6 +3,7 @@ import { useMutation } from "@tanstack/react-query";
 import { useRouter } from "next/navigation";
 import { useState } from "react";
 import { FailureMessage } from "@/components/ui/failure-message";
+import { hrefWith } from "@/components/ui/pager";
 import { ReasonedAction } from "@/components/ui/reasoned-action";
 import { releaseKeyAction } from "@/lib/actions/idempotency";
 import { useFollowFailure } from "@/lib/console/client-failure";
@@ -14,7 +15,9 @@ export function ReleaseKey({ scope, idempotencyKey, attempt, stuck }: { scope: s
   const [reason, setReason] = useState("");
   const release = useMutation({
     mutationFn: releaseKeyAction,
-    onSuccess: (result) => (result.ok ? router.push(`/idempotency?scope=${encodeURIComponent(scope)}`) : followFailure(result)),
+    // The list then says what was released; the audit log keeps who and why.
+    onSuccess: (result) =>
+      result.ok ? router.push(hrefWith("/idempotency", { scope, released: idempotencyKey, attempt })) : followFailure(result),
   });
   const failure = release.data && !release.data.ok ? release.data : null;
   return (

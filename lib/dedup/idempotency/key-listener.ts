@@ -1,0 +1,136 @@
+import type { Store } from "@/db/client";
+import { asStoreError } from "@/db/unavailable";
+import { notificationSourceOf, type NotificationSource } from "./notification-source";
+import { keyPayload, parseKeyPayload } from "./notify";
+
+export const DEFAULT_MAX_WAITERS = 1000;
+// The listening connection is closed after this long without waiters, so an idle node holds none.
+const IDLE_CLOSE_MS = 30_000;
+
+/** One caller waiting for one key: `next` resolves on a change of the key, a timeout or an abort. */
+export interface KeySubscription {
+  next(timeoutMs: number, signal?: AbortSignal): Promise<void>;
+  close(): void;
+}
+
+class Waiter implements KeySubscription {
+  private pending = false;
+  private wake: (() => void) | null = null;
+
+  constructor(private readonly detach: (waiter: Waiter) => void) {}
+
+  notify(): void {
+    if (this.wake) this.wake();
+    else this.pending = true;
+  }
+
+  next(timeoutMs: number, signal?: AbortSignal): Promise<void> {
+    if (this.pending || signal?.aborted) {
+      this.pending = false;
+      return Promise.resolve();
+    }
+    return new Promise((resolve) => {
+      const done = () => {
+        clearTimeout(timer);
+        signal?.removeEventListener("abort", done);
+        this.wake = null;
+        resolve();
+      };
+      const timer = setTimeout(done, timeoutMs);
+      signal?.addEventListener("abort", done, { once: true });
+      this.wake = done;
+    });
+  }
+
+  close(): void {
+    this.detach(this);
+  }
+}
+
+/**
+ * One LISTEN per node (per store), fanned out to the callers waiting for keys.
+ * Bounded: past `maxWaiters` a subscription is refused and the caller answers at once.
+ */
+export class KeyListener {
+  private readonly waiters = new Map<string, Set<Waiter>>();
+  private count = 0;
+  private connection: Promise<() => Promise<void>> | null = null;
+  private idleTimer: NodeJS.Timeout | null = null;
+
+  constructor(
+    private readonly source: NotificationSource,
+    readonly maxWaiters: number,
+  ) {}
+
+  get waiting(): number {
+    return this.count;
+  }
+
+  /** Registers a waiter for the key, or null when the node already holds `maxWaiters`. */
+  subscribe(scope: string, key: string): KeySubscription | null {
+    if (this.count >= this.maxWaiters) return null;
+    const id = keyPayload(scope, key);
+    const waiter: Waiter = new Waiter((w) => this.detach(id, w));
+    const set = this.waiters.get(id) ?? new Set<Waiter>();
+    set.add(waiter);
+    this.waiters.set(id, set);
+    this.count++;
+    if (this.idleTimer) clearTimeout(this.idleTimer);
+    this.idleTimer = null;
+    return waiter;
+  }
+
+  /** Resolves once LISTEN is active: a key read after this cannot miss a later change. */
+  async ready(): Promise<void> {
+    this.connection ??= this.source.listen((payload) => this.deliver(payload), () => this.lose());
+    try {
+      await this.connection;
+    } catch (err) {
+      this.connection = null;
+      throw asStoreError(err);
+    }
+  }
+
+  private deliver(payload: string): void {
+    const ref = parseKeyPayload(payload);
+    if (!ref) return;
+    for (const waiter of this.waiters.get(keyPayload(ref.scope, ref.key)) ?? []) waiter.notify();
+  }
+
+  /** The connection dropped: notifications may have been missed, so every waiter reads its key again. */
+  private lose(): void {
+    this.connection = null;
+    for (const set of this.waiters.values()) for (const waiter of set) waiter.notify();
+  }
+
+  private detach(id: string, waiter: Waiter): void {
+    const set = this.waiters.get(id);
+    if (!set?.delete(waiter)) return;
+    this.count--;
+    if (set.size === 0) this.waiters.delete(id);
+    if (this.count === 0 && this.connection) {
+      this.idleTimer = setTimeout(() => void this.close(), IDLE_CLOSE_MS);
+      this.idleTimer.unref();
+    }
+  }
+
+  async close(): Promise<void> {
+    const connection = this.connection;
+    this.connection = null;
+    if (connection) await (await connection.catch(() => async () => undefined))();
+  }
+}
+
+const listeners = new WeakMap<object, KeyListener>();
+
+/** The node's listener for a store; WEIR_IDEMPOTENCY_MAX_WAITERS (default 1000) bounds its waiters. */
+export function keyListenerFor(store: Store): KeyListener {
+  const { owner, source } = notificationSourceOf(store);
+  let listener = listeners.get(owner);
+  if (!listener) {
+    const max = Number(process.env.WEIR_IDEMPOTENCY_MAX_WAITERS ?? DEFAULT_MAX_WAITERS);
+    listener = new KeyListener(source, Number.isInteger(max) && max >= 0 ? max : DEFAULT_MAX_WAITERS);
+    listeners.set(owner, listener);
+  }
+  return listener;
+}
