@@ -7,6 +7,13 @@ export interface RawStatement {
   values: unknown[];
 }
 
+/**
+ * WEIR_PG_PREPARED=0 sends every statement unnamed (parse, bind, execute each time): what
+ * PgBouncer in transaction mode needs, since a named statement lives on one server
+ * connection and the next transaction may get another. Costs a parse per statement.
+ */
+const PREPARED = process.env.WEIR_PG_PREPARED !== "0";
+
 interface QueryableClient {
   query(...args: unknown[]): Promise<{ rows: unknown[] }>;
   connect?: unknown;
@@ -21,7 +28,8 @@ export async function runRaw<Row>(db: DbOrTx, statement: RawStatement): Promise<
   const client = (db as unknown as { session: { client: QueryableClient } }).session.client;
   // pg's Pool, Client and PoolClient all have connect(); PGlite and its transactions do not.
   if (typeof client.connect === "function") {
-    const result = await client.query({ name: statement.name, text: statement.text, values: statement.values });
+    const name = PREPARED ? statement.name : undefined;
+    const result = await client.query({ name, text: statement.text, values: statement.values });
     return result.rows as Row[];
   }
   const result = await client.query(statement.text, statement.values);

@@ -12,6 +12,7 @@ const UNAVAILABLE_MESSAGES = [
   "connection is closed",
   "Client was closed",
   "PGlite is closed",
+  "is not currently accepting connections",
 ];
 
 /** Also looks inside wrappers: drizzle's query builder wraps the driver error as `cause`. */

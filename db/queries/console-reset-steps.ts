@@ -1,5 +1,7 @@
 import { sql } from "drizzle-orm";
+import { isCitus } from "../citus";
 import type { DbOrTx } from "../types";
+import { purgeExpiredRowsCitus, resetStepCitus, restoreStepCitus } from "./console-reset-steps-citus";
 import { selectionOf, selectionWhere, type ResetBatchRow } from "./reset";
 import { queryRows } from "./console-rows";
 
@@ -22,6 +24,7 @@ const toStep = (row: Record<string, unknown> | undefined): StepResult => ({
  * and cursor move in the same statement.
  */
 export async function resetStep(db: DbOrTx, batch: ResetBatchRow): Promise<StepResult> {
+  if (await isCitus(db)) return resetStepCitus(db, batch);
   const where = await selectionWhere(db, selectionOf(batch), batch.cutoff);
   const cursor = batch.cursor ?? "";
   const victims = (table: string) => sql`
@@ -84,6 +87,7 @@ export async function resetStep(db: DbOrTx, batch: ResetBatchRow): Promise<StepR
  * first) keeps it and counts as skipped; its old payload versions stay out too.
  */
 export async function restoreStep(db: DbOrTx, batch: ResetBatchRow, limit: number): Promise<StepResult> {
+  if (await isCitus(db)) return restoreStepCitus(db, batch, limit);
   // One index probe per key (a walk, not a range scan): right after a bulk reset
   // reset_rows has no statistics yet, and a range query would be planned as a
   // scan and sort of every kept row, for every batch.
@@ -143,6 +147,7 @@ export async function restoreStep(db: DbOrTx, batch: ResetBatchRow, limit: numbe
 
 /** Removes kept rows of expired resets in bounded statements, then marks those resets expired. */
 export async function purgeExpiredRows(db: DbOrTx, limit: number): Promise<number> {
+  if (await isCitus(db)) return purgeExpiredRowsCitus(db, limit);
   const result = await queryRows<{ n: number }>(db, sql`
     with gone as (
       delete from reset_rows where ctid = any(array(

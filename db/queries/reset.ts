@@ -1,5 +1,6 @@
 import { and, desc, eq, inArray, sql, type SQL } from "drizzle-orm";
 import { resetBatches } from "../schema";
+import { isCitus } from "../citus";
 import type { DbOrTx } from "../types";
 import { startsWith } from "./console-prefix";
 import { queryRows } from "./console-rows";
@@ -138,8 +139,13 @@ export async function takeOverStale(db: DbOrTx, id: number, staleSeconds: number
   return result.length > 0;
 }
 
-/** The store's clock at the start of the transaction: rows are stamped with it, so cutoffs use it too. */
+/**
+ * The store's clock at the start of the transaction: rows are stamped with it, so cutoffs use it too.
+ * On Citus the transaction reads many shards and then writes reference tables (the batch, the audit
+ * row), which Citus allows only when the shards were read over one connection per worker.
+ */
 export async function transactionStart(db: DbOrTx): Promise<Date> {
+  if (await isCitus(db)) await queryRows(db, sql`set local citus.multi_shard_modify_mode to 'sequential'`);
   const result = await queryRows<{ now: string | Date }>(db, sql`select now() as now`);
   return new Date(result[0]!.now);
 }

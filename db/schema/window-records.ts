@@ -13,6 +13,8 @@ export const windowRecords = pgTable(
     claimedAt: timestamp("claimed_at", { withTimezone: true }).notNull().defaultNow(),
     /** The claim before a late redelivery re-opened the window; its lateness is measured from it. */
     previousClaimedAt: timestamp("previous_claimed_at", { withTimezone: true }),
+    /** Set by each claim: records claimed at or before it had expired (compared in ON CONFLICT, see 0006). */
+    claimCutoff: timestamp("claim_cutoff", { withTimezone: true }),
   },
   (t) => [
     primaryKey({ name: "window_records_pkey", columns: [t.consumerGroup, t.messageId] }),

@@ -12,7 +12,7 @@ import type { ExplainInput } from "@/lib/validation/console-explain";
 /** Read only: what check would decide for a payload, without writing anything. */
 export async function explainAction(input: ExplainInput): Promise<ActionResult<Explanation>> {
   return runAction(async () => {
-    const actor = await requireConsoleActor("viewer");
+    const actor = await requireConsoleActor("read");
     return explainCheck({ db: await consoleDb(), actor, input });
   });
 }

@@ -2,11 +2,13 @@ import { findKeyState, listKeyVersions } from "@/db/queries/keys";
 import { findService } from "@/db/queries/services";
 import type { DbOrTx } from "@/db/types";
 import type { Actor } from "@/lib/auth/actor";
-import { compileIgnoredPaths } from "@/lib/dedup/canonical/ignored-paths";
 import { structuralHash } from "@/lib/dedup/canonical/structural-hash";
+import { hashForService } from "@/lib/dedup/last-seen/check";
+import { wouldDecide, type Decision } from "@/lib/dedup/last-seen/decide";
+import { toServiceConfig } from "@/lib/services/service-config";
 import { NotFoundError } from "@/lib/errors";
 import { explainInputSchema, type ExplainInput } from "@/lib/validation/console-explain";
-import { authorise } from "./authorise";
+import { authorize } from "@/lib/auth/authorize";
 import { parseExactJson } from "./exact-json";
 import { diffExact, presentPaths, type DiffEntry } from "./json-diff";
 
@@ -19,7 +21,7 @@ export interface Explanation {
   canonical: string;
   hash: string;
   stored: { hash: string; version: number; firstSeen: string; lastChanged: string } | null;
-  decision: "new" | "changed" | "duplicate";
+  decision: Decision;
   /** The version a check would answer with. */
   version: number;
   /** Against the newest kept payload, when the service keeps history and the hash differs. */
@@ -27,19 +29,21 @@ export interface Explanation {
 }
 
 /**
- * What `check` would answer for this payload now, computed with the same hash
- * and a read of the stored state. Reads only: nothing is written or locked.
+ * What `check` would answer for this payload now: the same hash, and the real
+ * decision statement run in a transaction that is rolled back (nothing stays
+ * written; a key it would change is locked for that moment).
  */
 export async function explainCheck({ db, actor, input }: { db: DbOrTx; actor: Actor; input: ExplainInput }): Promise<Explanation> {
-  authorise(actor, "viewer");
+  authorize(actor, "read");
   const { serviceId, messageId, payload } = explainInputSchema.parse(input);
   const service = await findService(db, serviceId);
   if (!service) throw new NotFoundError(`service "${serviceId}" is not registered`, "serviceId");
-  const ignored = compileIgnoredPaths(service.ignoredPaths);
+  const config = toServiceConfig(service);
+  const ignored = config.ignoredTrie;
   const { hash, canonical } = structuralHash(payload, { ignored, keepCanonical: true });
   const tree = parseExactJson(payload);
   const state = await findKeyState(db, serviceId, messageId);
-  const decision = !state ? "new" : state.hash === hash ? "duplicate" : "changed";
+  const { decision, version } = await wouldDecide(db, hashForService(config, messageId, payload));
   let diff: Explanation["diff"] = null;
   if (state && decision === "changed") {
     const [latest] = await listKeyVersions(db, serviceId, messageId);
@@ -59,7 +63,7 @@ export async function explainCheck({ db, actor, input }: { db: DbOrTx; actor: Ac
       lastChanged: state.lastChanged.toISOString(),
     } : null,
     decision,
-    version: !state ? 1 : decision === "duplicate" ? state.version : state.version + 1,
+    version,
     diff,
   };
 }

@@ -8,7 +8,7 @@ export const dynamic = "force-dynamic";
 export const metadata: Metadata = { title: "Explain" };
 
 export default async function ExplainPage({ searchParams }: { searchParams: Promise<SearchParams> }) {
-  await requireConsoleActor("viewer");
+  await requireConsoleActor("read");
   const query = await searchParams;
   const text = (value: unknown) => (typeof param(value) === "string" ? String(param(value)).slice(0, 512) : "");
   return (

@@ -1,6 +1,8 @@
+import { isCitus } from "@/db/citus";
 import { runRaw } from "@/db/raw";
 import type { DbOrTx } from "@/db/types";
-import { currentVersionStatement, decideStatement, type DecideRow, type StatementItem } from "./statement";
+import { forEachLimited, ROUTED_CONCURRENCY } from "../routed";
+import { currentVersionStatement, decideOneStatement, decideStatement, type DecideRow, type StatementItem } from "./statement";
 
 export type Decision = "new" | "changed" | "duplicate";
 
@@ -32,9 +34,14 @@ export function splitIntoRounds<T extends { serviceId: string; messageId: string
   return rounds;
 }
 
-/** Decides items whose keys are all distinct, in one statement (plus a read per lost race). */
+/**
+ * Decides items whose keys are all distinct: on one PostgreSQL in one statement
+ * (plus a read per lost race); on Citus one routed statement per key, since an
+ * array of keys spans every shard.
+ */
 export async function decideDistinct(db: DbOrTx, items: readonly HashedCheck[]): Promise<CheckOutcome[]> {
   if (items.length === 0) return [];
+  if (await isCitus(db)) return forEachLimited(items, ROUTED_CONCURRENCY, (item) => decideOne(db, item));
   const rows = await runRaw<DecideRow>(db, decideStatement(items));
   const byPosition = new Array<DecideRow | undefined>(items.length);
   for (const row of rows) byPosition[row.ord - 1] = row;
@@ -57,8 +64,13 @@ async function resolveLostRace(db: DbOrTx, item: HashedCheck, attempt = 0): Prom
   const [row] = await runRaw<{ version: number; hash: string }>(db, currentVersionStatement(item.serviceId, item.messageId));
   if (row && row.hash === item.hash) return toOutcome(item, "duplicate", Number(row.version));
   if (attempt >= 3) throw new Error(`key ${item.serviceId}/${item.messageId} keeps changing under a check`);
-  const [again] = await runRaw<DecideRow>(db, decideStatement([item]));
-  return again ? toOutcome(item, again.decision, Number(again.version)) : resolveLostRace(db, item, attempt + 1);
+  return decideOne(db, item, attempt + 1);
+}
+
+/** One key through the routable one-key statement. */
+async function decideOne(db: DbOrTx, item: HashedCheck, attempt = 0): Promise<CheckOutcome> {
+  const [row] = await runRaw<Omit<DecideRow, "ord">>(db, decideOneStatement(item));
+  return row ? toOutcome(item, row.decision, Number(row.version)) : resolveLostRace(db, item, attempt);
 }
 
 function toOutcome(item: HashedCheck, decision: Decision, version: number): CheckOutcome {
@@ -73,4 +85,28 @@ export async function decideInOrder(db: DbOrTx, items: readonly HashedCheck[]): 
     round.forEach((index, position) => (outcomes[index] = decided[position]!));
   }
   return outcomes;
+}
+
+/** Ends the transaction of a decision that was only asked for, so nothing it wrote stays. */
+class AskedOnly extends Error {}
+
+/**
+ * What a check would answer now, asked of the real decision (the same statement
+ * a check runs) inside a transaction that is then rolled back: the rule lives in
+ * one place. While it runs, a write it would make holds that key's row lock.
+ */
+export async function wouldDecide(db: DbOrTx, item: HashedCheck): Promise<CheckOutcome> {
+  let outcome: CheckOutcome | undefined;
+  try {
+    await db.transaction(async (tx) => {
+      [outcome] = await decideDistinct(tx, [item]);
+      // Our own error, not tx.rollback(): Next's server bundle may hold a second copy of
+      // drizzle's TransactionRollbackError class, and instanceof would miss it there.
+      throw new AskedOnly();
+    });
+  } catch (err) {
+    if (!(err instanceof AskedOnly)) throw err;
+  }
+  if (!outcome) throw new Error(`no decision for ${item.serviceId}/${item.messageId}`);
+  return outcome;
 }

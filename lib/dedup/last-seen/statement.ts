@@ -97,6 +97,19 @@ export function decideStatement(items: readonly StatementItem[]): RawStatement {
   };
 }
 
+/**
+ * One key's check as the routable function of migration 0006: the same rule as the
+ * batch statement, in two statements that each name the key. On Citus it runs beside
+ * the key's shard; no row back means a concurrent check committed the same hash.
+ */
+export function decideOneStatement(item: StatementItem): RawStatement {
+  return {
+    name: "weir_last_seen_decide_one_v1",
+    text: "select version, decision from weir_last_seen_decide($1, $2, decode($3, 'hex'), $4, $5)",
+    values: [item.serviceId, item.messageId, item.hash, item.historyDepth > 0 ? item.payloadText : null, item.historyDepth],
+  };
+}
+
 /** After a lost race the committed version is read in a fresh snapshot. */
 export function currentVersionStatement(serviceId: string, messageId: string): RawStatement {
   return {

@@ -7,7 +7,9 @@ import type { RawStatement } from "@/db/raw";
  * - `live` finds records still inside their window: those claims are duplicates
  *   and nothing is written or locked for them.
  * - Every other key goes through an upsert whose update fires only when the
- *   committed record's window has expired (a late redelivery); the row lock of
+ *   committed record's window has expired (a late redelivery): the claim carries
+ *   its cutoff (now minus the TTL) as a column, so the conflict clause compares
+ *   columns only, which Citus accepts too; the row lock of
  *   ON CONFLICT makes concurrent claims of one key linearizable. A key that is in
  *   neither set lost a race to a claim that committed first: a duplicate.
  * - Rows are inserted in key order so concurrent batches lock in the same order.
@@ -24,15 +26,14 @@ live as (
   where r.claimed_at > statement_timestamp() - make_interval(secs => i.ttl_seconds)
 ),
 written as (
-  insert into window_records as r (consumer_group, message_id, claimed_at)
-  select i.consumer_group, i.message_id, statement_timestamp()
+  insert into window_records as r (consumer_group, message_id, claimed_at, claim_cutoff)
+  select i.consumer_group, i.message_id, statement_timestamp(), statement_timestamp() - make_interval(secs => i.ttl_seconds)
   from input i
   where not exists (select 1 from live l where l.consumer_group = i.consumer_group and l.message_id = i.message_id)
   order by i.consumer_group, i.message_id
   on conflict (consumer_group, message_id) do update
-    set claimed_at = excluded.claimed_at, previous_claimed_at = r.claimed_at
-    where r.claimed_at <= excluded.claimed_at - make_interval(secs => coalesce(
-      (select g.ttl_seconds from consumer_groups g where g.id = r.consumer_group), $3::int))
+    set claimed_at = excluded.claimed_at, claim_cutoff = excluded.claim_cutoff, previous_claimed_at = r.claimed_at
+    where r.claimed_at <= excluded.claim_cutoff
   returning r.consumer_group, r.message_id, r.claimed_at, r.previous_claimed_at
 )
 select i.consumer_group, i.message_id, i.ttl_seconds, w.message_id is not null as claimed,
@@ -56,8 +57,17 @@ export interface ClaimKey {
 
 export function claimStatement(items: readonly ClaimKey[], defaultTtlSeconds: number): RawStatement {
   return {
-    name: "weir_window_claim_v1",
+    name: "weir_window_claim_v2",
     text: CLAIM_SQL,
     values: [items.map((i) => i.consumerGroup), items.map((i) => i.messageId), defaultTtlSeconds],
+  };
+}
+
+/** One key's claim as the routable function of migration 0006 (the same rule); Citus runs it beside the key's shard. */
+export function claimOneStatement(item: ClaimKey, defaultTtlSeconds: number): RawStatement {
+  return {
+    name: "weir_window_claim_one_v1",
+    text: "select $1::text as consumer_group, $2::text as message_id, c.* from weir_window_claim($1, $2, $3) c",
+    values: [item.consumerGroup, item.messageId, defaultTtlSeconds],
   };
 }

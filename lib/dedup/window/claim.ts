@@ -1,8 +1,10 @@
+import { isCitus } from "@/db/citus";
 import { runRaw } from "@/db/raw";
 import type { DbOrTx } from "@/db/types";
 import { asStoreError } from "@/db/unavailable";
 import { stats } from "@/lib/stats/recorder";
-import { claimStatement, type ClaimKey, type ClaimRow } from "./claim-statement";
+import { forEachLimited, ROUTED_CONCURRENCY } from "../routed";
+import { claimOneStatement, claimStatement, type ClaimKey, type ClaimRow } from "./claim-statement";
 import { defaultTtlSeconds } from "./default-ttl";
 import { splitRounds } from "./rounds";
 
@@ -65,6 +67,13 @@ export async function claimDistinctCounted(db: DbOrTx, items: readonly ClaimKey[
 }
 
 async function claimDistinct(db: DbOrTx, keys: readonly ClaimKey[], ttl: number): Promise<ClaimOutcome[]> {
+  // On Citus an array of keys spans every shard: one routed statement per key instead.
+  if (await isCitus(db)) {
+    return forEachLimited(keys, ROUTED_CONCURRENCY, async (key) => {
+      const [row] = await runRaw<ClaimRow>(db, claimOneStatement(key, ttl));
+      return toOutcome(row!);
+    });
+  }
   const rows = await runRaw<ClaimRow>(db, claimStatement(keys, ttl));
   const byKey = new Map<string, ClaimRow>();
   for (const row of rows) byKey.set(`${row.consumer_group}\u0000${row.message_id}`, row);

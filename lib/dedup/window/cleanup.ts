@@ -1,7 +1,15 @@
+import { isCitus } from "@/db/citus";
 import { runRaw } from "@/db/raw";
 import type { DbOrTx } from "@/db/types";
 import { asStoreError } from "@/db/unavailable";
 import { deleteExpiredKeys, idempotencyCleanupLag } from "@/lib/dedup/idempotency/cleanup";
+import {
+  deleteExpiredCitusStatement,
+  deleteExpiredKeysCitusStatement,
+  groupCutoffStatement,
+  groupsToCleanCitusStatement,
+  windowLagCitusStatement,
+} from "./cleanup-citus";
 import { deleteExpiredStatement, groupsToCleanStatement, windowLagStatement } from "./cleanup-statements";
 import { defaultTtlSeconds } from "./default-ttl";
 
@@ -68,8 +76,10 @@ export async function runCleanup(db: DbOrTx, options: CleanupOptions = {}): Prom
   let complete = true;
   try {
     const ttl = defaultTtlSeconds();
-    const groups = await runRaw<{ consumer_group: string }>(db, groupsToCleanStatement(ttl));
+    const citus = await isCitus(db);
+    const groups = await runRaw<{ consumer_group: string }>(db, (citus ? groupsToCleanCitusStatement : groupsToCleanStatement)(ttl));
     groups: for (const { consumer_group: group } of groups) {
+      const deleteBatch = citus ? await citusGroupDelete(db, group, ttl, batchSize) : plainGroupDelete(group, ttl, batchSize);
       for (;;) {
         if (batches >= maxBatches) {
           complete = false;
@@ -77,8 +87,7 @@ export async function runCleanup(db: DbOrTx, options: CleanupOptions = {}): Prom
         }
         batches++;
         const batchStarted = performance.now();
-        const [row] = await runRaw<{ removed: number }>(db, deleteExpiredStatement(group, ttl, batchSize));
-        const removed = Number(row?.removed ?? 0);
+        const removed = await deleteBatch(db);
         windowRecordsRemoved += removed;
         if (removed < batchSize) break;
         await rest(performance.now() - batchStarted, duty);
@@ -91,7 +100,7 @@ export async function runCleanup(db: DbOrTx, options: CleanupOptions = {}): Prom
       }
       batches++;
       const batchStarted = performance.now();
-      const removed = await deleteExpiredKeys(db, batchSize);
+      const removed = citus ? await deleteExpiredKeysCitus(db, batchSize) : await deleteExpiredKeys(db, batchSize);
       idempotencyKeysRemoved += removed;
       if (removed < batchSize) break;
       await rest(performance.now() - batchStarted, duty);
@@ -109,10 +118,28 @@ export async function runCleanup(db: DbOrTx, options: CleanupOptions = {}): Prom
   };
 }
 
+type BatchDelete = (db: DbOrTx) => Promise<number>;
+
+function plainGroupDelete(group: string, ttl: number, batchSize: number): BatchDelete {
+  return async (db) => Number((await runRaw<{ removed: number }>(db, deleteExpiredStatement(group, ttl, batchSize)))[0]?.removed ?? 0);
+}
+
+/** A group's batch delete on Citus: the cutoff read once per pass from the database clock, then passed in. */
+async function citusGroupDelete(db: DbOrTx, group: string, ttl: number, batchSize: number): Promise<BatchDelete> {
+  const [row] = await runRaw<{ cutoff: Date }>(db, groupCutoffStatement(group, ttl));
+  return async (on) => (await runRaw(on, deleteExpiredCitusStatement(group, row!.cutoff, batchSize))).length;
+}
+
+async function deleteExpiredKeysCitus(db: DbOrTx, batchSize: number): Promise<number> {
+  const [row] = await runRaw<{ now: Date }>(db, { name: "weir_now_v1", text: "select now() as now", values: [] });
+  return (await runRaw(db, deleteExpiredKeysCitusStatement(row!.now, batchSize))).length;
+}
+
 /** How far cleanup is behind: 0 when nothing removable is left. */
 export async function cleanupLag(db: DbOrTx): Promise<CleanupLag> {
   try {
-    const [row] = await runRaw<{ lag_seconds: number }>(db, windowLagStatement(defaultTtlSeconds()));
+    const lagStatement = (await isCitus(db)) ? windowLagCitusStatement : windowLagStatement;
+    const [row] = await runRaw<{ lag_seconds: number }>(db, lagStatement(defaultTtlSeconds()));
     const windowSeconds = round(Math.max(0, Number(row?.lag_seconds ?? 0)));
     const idempotencySeconds = round(await idempotencyCleanupLag(db));
     return { seconds: Math.max(windowSeconds, idempotencySeconds), windowSeconds, idempotencySeconds };

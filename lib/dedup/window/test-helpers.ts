@@ -15,7 +15,8 @@ export async function ageRecords(db: DbOrTx, group: string, seconds: number, mes
   const byGroup = eq(windowRecords.consumerGroup, group);
   await db
     .update(windowRecords)
-    .set({ claimedAt: sql`claimed_at - ${`${seconds} seconds`}::interval` })
+    // Through UTC timestamps: Citus refuses timestamptz - interval (stable) on a column in an UPDATE.
+    .set({ claimedAt: sql`((claimed_at at time zone 'UTC') - ${`${seconds} seconds`}::interval) at time zone 'UTC'` })
     .where(messageIds ? and(byGroup, inArray(windowRecords.messageId, messageIds)) : byGroup);
 }
 

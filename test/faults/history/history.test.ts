@@ -11,6 +11,8 @@ import { runNemesis } from "./nemesis";
 import { lastSeenKey, runWorkload } from "./workload";
 
 const DURATION_MS = Number(process.env.WEIR_FAULTS_HISTORY_MS ?? 30_000);
+// A bounded run (the Citus suite) decides fewer operations; it still has to decide some and meet faults.
+const MIN_OK = Number(process.env.WEIR_FAULTS_HISTORY_MIN_OK ?? 2000);
 const DATABASE = "weir_history";
 const SERVICE = "history-svc";
 const INITIAL_TTL = 3600;
@@ -111,9 +113,9 @@ describe("a concurrent history of checks, claims, resets and TTL changes under f
     expect(nodes.map((node) => node.exit)).toEqual(nodes.map(() => undefined));
     expect(nodes.flatMap((node) => node.internalErrors())).toEqual([]);
     // The run is only evidence if it decided things and met faults.
-    expect(report.operations.ok).toBeGreaterThan(2000);
+    expect(report.operations.ok).toBeGreaterThan(MIN_OK);
     expect(report.operations.unknown).toBeGreaterThan(0);
-    expect(nemesis.backendsKilled).toBeGreaterThan(5);
+    expect(nemesis.backendsKilled).toBeGreaterThanOrEqual(Math.min(6, Math.floor(DURATION_MS / 2500)));
 
     // The same history with one answer corrupted must be refused, naming the key.
     const victim = recorder.ops.find((op) => op.kind === "check" && op.status === "ok" && (op.output as CheckOutput).decision === "duplicate")!;

@@ -1,0 +1,107 @@
+import type { DbOrTx } from "./types";
+
+interface Queryable {
+  query(text: string, values?: unknown[]): Promise<{ rows: unknown[] }>;
+  connect?: unknown;
+}
+
+/**
+ * How weir's tables are laid out on Citus (see README "Scaling").
+ *
+ * Hot tables are distributed by message id, not by service or group: a key's
+ * statements still name one distribution value, and one huge service or group
+ * spreads over every shard instead of filling one. Everything a key's
+ * statements join or move (payload versions, reset copies) is co-located with
+ * it. Idempotency keys go by key for the same reason (a busy scope spreads).
+ * Settings, users, tokens and the audit log are small and read by every
+ * statement or page: reference tables, a copy on every node.
+ */
+export const DISTRIBUTED_TABLES: readonly { table: string; column: string }[] = [
+  { table: "last_seen", column: "message_id" },
+  { table: "payload_versions", column: "message_id" },
+  { table: "window_records", column: "message_id" },
+  { table: "reset_rows", column: "message_id" },
+  { table: "idempotency_keys", column: "key" },
+  // Per-subject counters: a chart of one subject reads one shard; rollups move rows within a shard.
+  { table: "stats_minute", column: "subject" },
+  { table: "stats_hour", column: "subject" },
+];
+
+/** In foreign-key order: a referenced table becomes a reference table before the tables that point to it. */
+export const REFERENCE_TABLES: readonly string[] = [
+  "services",
+  "consumer_groups",
+  "idempotency_scopes",
+  "auth_users",
+  "auth_accounts",
+  "auth_sessions",
+  "auth_verifications",
+  "auth_rate_limits",
+  "auth_settings",
+  "api_tokens",
+  "audit_log",
+  "ttl_changes",
+  "reset_batches",
+  "stats_rollup",
+];
+
+/** The one-key decision functions, each run beside the shard of its key (by message id, or idempotency key). */
+export const DISTRIBUTED_FUNCTIONS: readonly { signature: string; argument: string; colocateWith: string }[] = [
+  { signature: "weir_last_seen_decide(text, text, bytea, text, int)", argument: "p_message_id", colocateWith: "last_seen" },
+  { signature: "weir_window_claim(text, text, int)", argument: "p_message_id", colocateWith: "window_records" },
+  { signature: "weir_idempotency_begin(text, text, bytea, int, int)", argument: "p_key", colocateWith: "idempotency_keys" },
+];
+
+const HAS_CITUS = "select exists (select 1 from pg_extension where extname = 'citus') as citus";
+
+export async function hasCitus(client: Queryable): Promise<boolean> {
+  const { rows } = await client.query(HAS_CITUS);
+  return (rows[0] as { citus: boolean } | undefined)?.citus === true;
+}
+
+/**
+ * Distributes weir's tables and functions on a Citus coordinator; a no-op for
+ * what already is. Each call runs in its own transaction (Citus refuses to
+ * create several distributed tables in one), so a crash midway is finished by
+ * the next start.
+ */
+export async function distributeForCitus(client: Queryable): Promise<void> {
+  const { rows } = await client.query("select logicalrelid::text as name from pg_dist_partition");
+  const done = new Set((rows as { name: string }[]).map((row) => row.name));
+  for (const table of REFERENCE_TABLES) {
+    if (done.has(table)) continue;
+    // audit_log's append-only triggers run on every placement: they only raise, they never write elsewhere.
+    if (table === "audit_log") await client.query("set citus.enable_unsafe_triggers to on");
+    await client.query("select create_reference_table($1)", [table]);
+  }
+  const [first] = DISTRIBUTED_TABLES;
+  for (const { table, column } of DISTRIBUTED_TABLES) {
+    if (done.has(table)) continue;
+    const colocate = table === first!.table ? "default" : first!.table;
+    await client.query("select create_distributed_table($1, $2, colocate_with => $3)", [table, column, colocate]);
+  }
+  const { rows: functions } = await client.query(
+    "select oid::regprocedure::text as signature from pg_dist_object o join pg_proc p on o.objid = p.oid where o.distribution_argument_index is not null",
+  );
+  const distributed = new Set((functions as { signature: string }[]).map((row) => row.signature.replace(/\s+/g, "")));
+  for (const { signature, argument, colocateWith } of DISTRIBUTED_FUNCTIONS) {
+    if (distributed.has(signature.replace(/\s+/g, "").replace(/\bint\b/g, "integer"))) continue;
+    await client.query("select create_distributed_function($1, $2, colocate_with => $3)", [signature, argument, colocateWith]);
+  }
+}
+
+// Per driver client (a pool, or the connection of a transaction): asked once, remembered.
+const known = new WeakMap<object, Promise<boolean>>();
+
+/** True when `db` runs on a Citus coordinator: hot statements then go one key at a time. */
+export function isCitus(db: DbOrTx): Promise<boolean> {
+  const client = (db as unknown as { session: { client: Queryable } }).session.client;
+  let answer = known.get(client);
+  if (!answer) {
+    // PGlite has no connect(); it never has Citus.
+    answer = typeof client.connect === "function" ? hasCitus(client) : Promise.resolve(false);
+    answer.catch(() => known.delete(client));
+    known.set(client, answer);
+  }
+  return answer;
+}

@@ -1,0 +1,60 @@
+import { sql } from "drizzle-orm";
+import type { DbOrTx } from "../types";
+import { queryRows } from "./console-rows";
+import type { ServiceActivityRow } from "./console-service-list";
+
+/*
+ * Console reads on Citus, where a correlated subquery per owner over a
+ * distributed table is not planned. Hot tables are distributed by message id
+ * (idempotency keys by key), so finding an exact id is one shard; the service
+ * list is a few multi-shard aggregates, merged on the coordinator.
+ */
+
+/** Every place an exact id is stored: the three tables hold it on the same shard. */
+export async function findExactIdCitus(db: DbOrTx, id: string, perKind: number): Promise<Record<string, unknown>[]> {
+  return queryRows(db, sql`
+    (select 'key' as kind, service_id as owner, message_id as id, version, last_changed as at
+      from last_seen where message_id = ${id} order by service_id limit ${perKind})
+    union all
+    (select 'claim', consumer_group, message_id, null, claimed_at
+      from window_records where message_id = ${id} order by consumer_group limit ${perKind})
+    union all
+    (select 'idempotency', scope, key, attempt, created_at
+      from idempotency_keys where key = ${id} order by scope limit ${perKind})
+    order by 1, 2`);
+}
+
+
+export async function serviceActivityCitus(db: DbOrTx, serviceIds: readonly string[], since: Date, keyCap: number): Promise<ServiceActivityRow[]> {
+  const ids = sql.param([...serviceIds]);
+  const [last, hours] = await Promise.all([
+    queryRows<{ subject: string; last: string | Date }>(db, sql`
+      select subject, max(bucket) as last from stats_minute
+      where subject_kind = 'service' and subject = any(${ids}::text[]) group by subject`),
+    queryRows<{ subject: string; t: string | Date; checks: number; duplicates: number }>(db, sql`
+      select subject, date_bin('1 hour', bucket, timestamptz '2000-01-01 00:00:00+00') as t,
+        sum(checks)::float8 as checks, sum(duplicates)::float8 as duplicates
+      from stats_minute where subject_kind = 'service' and subject = any(${ids}::text[]) and bucket >= ${since.toISOString()}::timestamptz
+      group by 1, 2 order by 2`),
+  ]);
+  // Keys up to the cap, per service: each shard stops at the cap, the coordinator counts what came back.
+  const counts = new Map<string, number>();
+  for (const serviceId of serviceIds) {
+    const [row] = await queryRows<{ n: number }>(db, sql`
+      select count(*)::int as n from (select 1 from last_seen where service_id = ${serviceId} limit ${keyCap + 1}) k`);
+    counts.set(serviceId, Number(row?.n ?? 0));
+  }
+  return serviceIds.map((serviceId) => {
+    const keys = counts.get(serviceId) ?? 0;
+    const lastRow = last.find((row) => row.subject === serviceId);
+    return {
+      serviceId,
+      hours: hours
+        .filter((row) => row.subject === serviceId)
+        .map((row) => ({ t: new Date(row.t).getTime(), checks: Number(row.checks), duplicates: Number(row.duplicates) })),
+      lastActivity: lastRow ? new Date(lastRow.last) : null,
+      keys: Math.min(keys, keyCap),
+      capped: keys > keyCap,
+    };
+  });
+}

@@ -1,0 +1,97 @@
+import { beforeAll, describe, expect, it } from "vitest";
+import { begin } from "@/lib/dedup/idempotency/begin";
+import { complete } from "@/lib/dedup/idempotency/complete";
+import { release } from "@/lib/dedup/idempotency/release";
+import { check, checkMany } from "@/lib/dedup/last-seen/check";
+import { claim, claimMany } from "@/lib/dedup/window/claim";
+import { createService } from "@/test/factories";
+import { createTestDatabase, type TestDatabase } from "./citus-test-db";
+import { isRouterPlan, planOf, recordingDb, type SentStatement } from "./recording-db";
+
+let store: TestDatabase;
+beforeAll(async () => {
+  store = await createTestDatabase();
+});
+
+/** Runs `operation` on a recording db and returns what it sent, after asserting every statement is a router plan. */
+async function assertRouted(operation: (db: ReturnType<typeof recordingDb>["db"]) => Promise<unknown>): Promise<SentStatement[]> {
+  const { db, sent: all } = recordingDb(store.pool!);
+  await operation(db);
+  // Hot statements are the named ones; the service-settings read (a reference table) is drizzle's.
+  const sent = all.filter((statement) => statement.name !== "" && !statement.text.includes("pg_extension"));
+  expect(sent.length).toBeGreaterThan(0);
+  const notRouted: string[] = [];
+  for (const statement of sent) {
+    if (!isRouterPlan(await planOf(store.pool!, statement))) notRouted.push(statement.name);
+  }
+  expect([...new Set(notRouted)]).toEqual([]);
+  return sent;
+}
+
+describe("every hot statement is a router plan on Citus (one task, one shard)", () => {
+  it("single and batch checks, history kept or not", async () => {
+    const lean = await createService(store.db);
+    const kept = await createService(store.db, { historyDepth: 2 });
+    const sent = await assertRouted(async (db) => {
+      await check(db, { serviceId: lean, messageId: "m-1", payload: { a: 1 } });
+      await checkMany(db, [
+        { serviceId: lean, messageId: "m-1", payload: { a: 1 } },
+        { serviceId: kept, messageId: "m-2", payload: { a: 1 } },
+        { serviceId: kept, messageId: "m-2", payload: { a: 2 } },
+        { serviceId: lean, messageId: "m-3", payload: { a: 3 } },
+      ]);
+    });
+    expect(new Set(sent.map((s) => s.name))).toEqual(new Set(["weir_last_seen_decide_one_v1"]));
+  });
+
+  it("single and batch claims", async () => {
+    const sent = await assertRouted(async (db) => {
+      await claim(db, { consumerGroup: "g-route", messageId: "c-1" });
+      await claimMany(db, [
+        { consumerGroup: "g-route", messageId: "c-1" },
+        { consumerGroup: "g-route", messageId: "c-2" },
+        { consumerGroup: "g-other", messageId: "c-1" },
+      ]);
+    });
+    expect(new Set(sent.map((s) => s.name))).toEqual(new Set(["weir_window_claim_one_v1"]));
+  });
+
+  it("idempotency begin, complete and release", async () => {
+    const requestHash = "cd".repeat(32);
+    const sent = await assertRouted(async (db) => {
+      await begin(db, { scope: "s-route", key: "k-1", requestHash });
+      await complete(db, { scope: "s-route", key: "k-1", requestHash, attempt: 1, response: { status: 200, body: "ok", headers: {} } });
+      await begin(db, { scope: "s-route", key: "k-2", requestHash });
+      await release(db, { scope: "s-route", key: "k-2", requestHash, attempt: 1 });
+      await begin(db, { scope: "s-route", key: "k-2", requestHash });
+    });
+    const names = sent.map((s) => s.name);
+    // Begin goes through the one-key function on Citus, never the split statement.
+    expect(names.filter((name) => name.startsWith("weir_idempotency_begin"))).toEqual([
+      "weir_idempotency_begin_one_v1",
+      "weir_idempotency_begin_one_v1",
+      "weir_idempotency_begin_one_v1",
+    ]);
+  });
+});
+
+describe("decisions on Citus are the rule's, in order", () => {
+  it("A A B A B for one key: new, duplicate, changed, changed, changed; batch keeps the order of a key's items", async () => {
+    const serviceId = await createService(store.db);
+    const payloads = [{ v: "A" }, { v: "A" }, { v: "B" }, { v: "A" }, { v: "B" }];
+    const one = [];
+    for (const payload of payloads) one.push((await check(store.db, { serviceId, messageId: "seq", payload })).decision);
+    expect(one).toEqual(["new", "duplicate", "changed", "changed", "changed"]);
+    const batch = await checkMany(store.db, payloads.map((payload) => ({ serviceId, messageId: "seq-batch", payload })));
+    expect(batch.map((o) => [o.decision, o.version])).toEqual([["new", 1], ["duplicate", 1], ["changed", 2], ["changed", 3], ["changed", 4]]);
+  });
+
+  it("a claim is new once per window, then duplicate", async () => {
+    const outcomes = await claimMany(store.db, [
+      { consumerGroup: "g-seq", messageId: "x" },
+      { consumerGroup: "g-seq", messageId: "x" },
+      { consumerGroup: "g-seq", messageId: "y" },
+    ]);
+    expect(outcomes.map((o) => o.decision)).toEqual(["new", "duplicate", "new"]);
+  });
+});

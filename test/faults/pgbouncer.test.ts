@@ -1,0 +1,69 @@
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { adminDb, bearer, createAdminToken, registerService } from "./fixtures";
+import { hasPgBouncer, PrivatePgBouncer } from "./pgbouncer";
+import { PrivatePostgres } from "./private-postgres";
+import { WeirNode } from "./weir-node";
+
+/**
+ * weir behind PgBouncer in transaction mode: a server connection serves another
+ * client after every transaction, so a statement prepared by name on one is
+ * missing (or already there) on the next. WEIR_PG_PREPARED=0 sends every hot
+ * statement unnamed; with it, 1,200 concurrent checks all get a decision.
+ */
+const DATABASE = "weir_pgbouncer";
+const SERVICE = "bouncer-svc";
+const CHECKS = 1200;
+
+let cluster: PrivatePostgres;
+let bouncer: PrivatePgBouncer;
+let token: string;
+const nodes: WeirNode[] = [];
+
+beforeAll(async () => {
+  if (!hasPgBouncer()) throw new Error("PgBouncer is not installed (apt-get install pgbouncer, or set WEIR_PGBOUNCER_BIN)");
+  cluster = await PrivatePostgres.create();
+  const url = await cluster.createDatabase(DATABASE);
+  const admin = adminDb(url);
+  token = await createAdminToken(admin.db);
+  await registerService(admin.db, SERVICE);
+  await admin.close();
+  bouncer = await PrivatePgBouncer.start(cluster.port, DATABASE, "transaction");
+});
+
+afterAll(async () => {
+  await Promise.all(nodes.map((node) => node.stop()));
+  bouncer?.stop();
+  await cluster?.destroy();
+});
+
+async function checksThrough(prepared: "0" | "1"): Promise<{ statuses: Record<number, number>; errors: string[] }> {
+  // Migrations take a session-level lock: they run against the server directly, never through the bouncer.
+  const node = new WeirNode({ DATABASE_URL: bouncer.url(DATABASE), WEIR_PG_PREPARED: prepared, WEIR_SKIP_MIGRATIONS: "1", WEIR_PG_POOL_MAX: "16" }, `prepared-${prepared}`);
+  nodes.push(node);
+  await node.start();
+  const statuses: Record<number, number> = {};
+  let next = 0;
+  await Promise.all(
+    Array.from({ length: 32 }, async () => {
+      while (next < CHECKS) {
+        const i = next++;
+        const res = await node.request("POST", "/api/v1/check", { serviceId: SERVICE, messageId: `m-${prepared}-${i % 300}`, payload: { v: i % 3 } }, bearer(token));
+        statuses[res.status] = (statuses[res.status] ?? 0) + 1;
+      }
+    }),
+  );
+  return { statuses, errors: node.internalErrors() };
+}
+
+describe("behind PgBouncer in transaction mode", () => {
+  it("answers every check with WEIR_PG_PREPARED=0", async () => {
+    const { statuses, errors } = await checksThrough("0");
+    expect(statuses).toEqual({ 200: CHECKS });
+    expect(errors).toEqual([]);
+  });
+
+  it("named prepared statements are what breaks there (the control)", async () => {
+    const { statuses } = await checksThrough("1");
+    expect(statuses[200] ?? 0).toBeLessThan(CHECKS);
+  });
+});

@@ -1,0 +1,42 @@
+import path from "node:path";
+import { defineConfig } from "vitest/config";
+
+const root = import.meta.dirname;
+
+/**
+ * The Citus suite (npm run test:citus): a private coordinator and two workers
+ * (test/citus/global-setup.ts). Engine tests run unchanged against it: their
+ * test database comes from test/citus/citus-test-db.ts, and the fault tests'
+ * private cluster is a Citus cluster (test/citus/citus-private-postgres.ts).
+ */
+export default defineConfig({
+  resolve: {
+    alias: [
+      { find: /^@\/test\/test-db$/, replacement: path.join(root, "test/citus/citus-test-db.ts") },
+      { find: /^\.\.?\/private-postgres$/, replacement: path.join(root, "test/citus/citus-private-postgres.ts") },
+      { find: /^@\//, replacement: `${root}/` },
+    ],
+  },
+  test: {
+    include: [
+      "test/citus/**/*.test.ts",
+      "lib/dedup/last-seen/*.test.ts",
+      "lib/dedup/window/*.test.ts",
+      "lib/dedup/idempotency/idempotency.test.ts",
+      "lib/reset/*.test.ts",
+      "lib/console/{key-browser,overview,explain,find,services}.test.ts",
+      "test/faults/interleavings.test.ts",
+      "test/faults/history/history.test.ts",
+    ],
+    globalSetup: ["test/citus/global-setup.ts"],
+    // A bounded history run: 15 s of faults; on one 2-core box Citus decides a few hundred operations in it.
+    env: {
+      WEIR_FAULTS_HISTORY_MS: process.env.WEIR_FAULTS_HISTORY_MS ?? "15000",
+      WEIR_FAULTS_HISTORY_MIN_OK: process.env.WEIR_FAULTS_HISTORY_MIN_OK ?? "150",
+    },
+    testTimeout: 120_000,
+    hookTimeout: 120_000,
+    pool: "forks",
+    fileParallelism: false,
+  },
+});
