@@ -1,6 +1,7 @@
 import { randomBytes } from "node:crypto";
 import { defineConfig } from "@playwright/test";
 import { e2eDatabaseUrl } from "./e2e/support/database";
+import { systemChromium } from "./scripts/preflight-chromium";
 import { E2E_USERS, storageStateOf } from "./e2e/support/users";
 
 const port = Number(process.env.WEIR_E2E_PORT ?? 3100);
@@ -29,7 +30,8 @@ export default defineConfig({
     screenshot: "on",
     trace: "retain-on-failure",
     launchOptions: {
-      executablePath: process.env.CHROMIUM_PATH ?? "/usr/bin/chromium",
+      // The browser the test command's preflight found (or downloaded); run directly, the machine's or Playwright's own.
+      executablePath: process.env.CHROMIUM_PATH || systemChromium(),
       args: ["--no-sandbox", "--disable-gpu", "--disable-background-networking", "--disable-component-update", "--disable-sync"],
     },
   },

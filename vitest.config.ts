@@ -5,7 +5,8 @@ export default defineConfig({
   resolve: { alias: { "@": path.resolve(import.meta.dirname) } },
   test: {
     include: ["**/*.test.ts"],
-    exclude: ["node_modules/**", ".next/**", "e2e/**", "test/faults/**"],
+    // The example consumer's JetStream test is its own suite (vitest.examples.config.ts); Citus has one too.
+    exclude: ["node_modules/**", ".next/**", "e2e/**", "test/faults/**", "test/citus/**", "examples/**"],
     globalSetup: ["test/global-setup.ts"],
     testTimeout: 30_000,
     hookTimeout: 60_000,

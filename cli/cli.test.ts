@@ -4,10 +4,13 @@ import net from "node:net";
 import os from "node:os";
 import path from "node:path";
 import { sql } from "drizzle-orm";
-import { beforeAll, describe, expect, it } from "vitest";
+import pg from "pg";
+import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
 import { checkMany } from "@/lib/dedup/last-seen/check";
 import { createTestToken } from "@/lib/client/token.fixture";
 import { startTestApi } from "@/test/api-server";
+import { databaseUrl, withAdmin } from "@/test/pg-admin";
+import { describeError } from "./errors";
 import { createService } from "@/test/factories";
 import { createTestDatabase, type TestDatabase } from "@/test/test-db";
 
@@ -87,14 +90,26 @@ describe("weir CLI", () => {
     const out = path.join(await mkdtemp(path.join(os.tmpdir(), "weir-export-")), "keys.csv");
     const csv = await weir(["export", "--service", exported, "--format", "csv", "-o", out, "--page-size", "40"]);
     expect(csv.code).toBe(0);
-    const rows = (await readFile(out, "utf8")).trim().split("\n");
-    expect(rows[0]).toBe("service_id,message_id,version,hash,first_seen,last_changed");
+    const rows = (await readFile(out, "utf8")).split("\r\n").filter(Boolean);
+    expect(rows[0]).toBe('"service_id","message_id","version","hash","first_seen","last_changed"');
     expect(rows).toHaveLength(151);
     expect(new Set(rows).size).toBe(151);
 
     const missing = await weir(["export", "--service", "no-such-service"]);
     expect(missing.code).toBe(4);
     expect(missing.stderr).toContain("not registered");
+  });
+
+  it("writes message ids a spreadsheet would run as formulas as plain text in a CSV export", async () => {
+    const serviceId = await createService(store.db, {}, "cli-csv");
+    const hostile = ["=HYPERLINK(\"http://evil.invalid\")", "+1+1", "-2+3", "@SUM(A1)", "\tcmd", "\rcmd", "plain, \"quoted\""];
+    await checkMany(store.db, hostile.map((messageId) => ({ serviceId, messageId, payload: 1 })));
+    const run = await weir(["export", "--service", serviceId, "--format", "csv"]);
+    expect(run.code).toBe(0);
+    for (const cell of ['"\'=HYPERLINK(""http://evil.invalid"")"', '"\'+1+1"', '"\'-2+3"', '"\'@SUM(A1)"', '"\'\tcmd"', '"\'\rcmd"', '"plain, ""quoted"""']) {
+      expect(run.stdout).toContain(`"${serviceId}",${cell},"1"`);
+    }
+    expect(run.stdout).not.toMatch(/(^|,)"[=+\-@\t\r]/m);
   });
 
   it("resets like the console: dry run, reason required, confirmation, audit, undo", async () => {
@@ -180,3 +195,79 @@ describe("weir CLI", () => {
     expect(down.stderr).not.toContain("outcome is unknown");
   });
 });
+
+describe("weir CLI on a database that was never migrated", () => {
+  const name = `${inject("runPrefix")}_cli_empty_${Date.now().toString(36)}`;
+  const url = databaseUrl(name);
+  // host:port/dbname of the test server, which npm test may have started on any port.
+  const where = `${new URL(url).host}/${name}`;
+  const notMigrated = `weir: the database at ${where} is not migrated: run \`weir migrate\``;
+  const empty = (args: string[], input?: string) => weir(args, { DATABASE_URL: url }, input);
+
+  beforeAll(async () => {
+    await withAdmin((admin) => admin.query(`create database "${name}"`));
+  });
+  afterAll(async () => {
+    await withAdmin((admin) => admin.query(`drop database if exists "${name}" with (force)`));
+  });
+
+  it("says so with exit 3 for every command, and prints no SQL, parameters or secrets", async () => {
+    const commands = [
+      ["tokens", "create", "--name", "billing prod", "--all", "--reason", "new adapter"],
+      ["users", "create", "--email", "oncall@example.com", "--role", "operator"],
+      ["export", "--service", "orders"],
+      ["reset", "--service", "orders", "--key", "K-1", "--reason", "replay"],
+      ["reset", "--group", "billing", "--all", "--reason", "replay", "--dry-run"],
+      ["undo-reset", "1", "--reason", "oops"],
+      ["cleanup"],
+    ];
+    for (const args of commands) {
+      const run = await empty(args);
+      const label = `weir ${args.join(" ")}: ${run.stderr}`;
+      expect(run.code, label).toBe(3);
+      expect(run.stderr.trim(), label).toBe(notMigrated);
+      for (const leak of ["Failed query", "insert into", "select ", "params", "password"]) expect(run.stdout + run.stderr, label).not.toContain(leak);
+      expect((run.stdout + run.stderr).replaceAll(name, ""), label).not.toMatch(/weir_[A-Za-z0-9_-]{20,}|[0-9a-f]{64}/); // a token secret or its hash
+    }
+  });
+
+  it("works once `weir migrate` has run, and names an older or damaged schema the same way", async () => {
+    expect((await empty(["migrate"])).code).toBe(0);
+    const token = await empty(["tokens", "create", "--name", "after migrate", "--all"]);
+    expect(token.code, token.stderr).toBe(0);
+    const admin = new pg.Client({ connectionString: url });
+    await admin.connect();
+    const execute = async (statement: string) => void (await admin.query(statement));
+    try {
+      await execute("drop table api_tokens cascade");
+      const damaged = await empty(["tokens", "create", "--name", "no table", "--all"]);
+      expect(damaged.code).toBe(3);
+      expect(damaged.stderr.trim()).toBe(notMigrated);
+      await execute("delete from drizzle.__drizzle_migrations where created_at = (select max(created_at) from drizzle.__drizzle_migrations)");
+    } finally {
+      await admin.end();
+    }
+    const older = await empty(["tokens", "create", "--name", "older schema", "--all"]);
+    expect(older.code).toBe(3);
+    expect(older.stderr).toMatch(new RegExp(`the database at ${where.replace(/[.]/g, "\\.")} is not migrated \\(\\d+ of \\d+ migrations applied\\): run \`weir migrate\``));
+  });
+
+  it("names a database that does not exist, with exit 3", async () => {
+    const run = await weir(["export", "--service", "orders"], { DATABASE_URL: databaseUrl(`${name}_missing`) });
+    expect(run.code).toBe(3);
+    expect(run.stderr.trim()).toBe(`weir: the database at ${where}_missing does not exist: create it, then run \`weir migrate\``);
+  });
+});
+
+describe("describeError", () => {
+  it("names driver errors by SQLSTATE only, never with the statement or its parameters", () => {
+    const statement = 'Failed query: insert into "api_tokens" ("id", "hash") values ($1, $2)\nparams: tok_1,5e884898da28047151d0e56f8dc6292773603d0d6aabbdd62a11ef721d1542d8';
+    const wrapped = Object.assign(new Error(statement), { cause: Object.assign(new Error('duplicate key value violates unique constraint "api_tokens_pkey"'), { code: "23505" }) });
+    expect(describeError(wrapped)).toEqual({ message: "the database refused the command (SQLSTATE 23505)", exitCode: 1 });
+    expect(describeError(new Error(statement)).message).toBe("unexpected error: a database statement failed");
+    const down = Object.assign(new Error(statement), { cause: Object.assign(new Error("connect ECONNREFUSED 127.0.0.1:1"), { code: "ECONNREFUSED" }) });
+    expect(describeError(down)).toMatchObject({ exitCode: 3, message: expect.stringContaining("unreachable: connect ECONNREFUSED 127.0.0.1:1") });
+    expect(describeError(down).message).not.toContain("insert");
+  });
+});
+

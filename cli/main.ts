@@ -18,7 +18,8 @@ The store: --database-url, else DATABASE_URL, else the embedded PGlite folder
 (WEIR_DATA_DIR, default .weir-data/pglite; stop weir first, one process holds it).
 
 Exit codes: 0 done, 1 failed, 2 bad usage or input, 3 database or weir
-unreachable (nothing was changed), 4 refused (not found, needs --confirm, conflict).`;
+unreachable, or the database not migrated (nothing was changed), 4 refused
+(not found, needs --confirm, conflict).`;
 
 export function buildProgram(): Command {
   const program = new Command()

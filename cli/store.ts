@@ -2,6 +2,7 @@ import os from "node:os";
 import { openStore, type Store } from "@/db/client";
 import { storeConfigFromEnv } from "@/db/config";
 import type { Actor } from "@/lib/auth/actor";
+import { assertMigrated, databaseLabel, databaseMissing, MissingDatabaseError, NotMigratedError, schemaMissing } from "./schema-check";
 
 export interface StoreOptions {
   databaseUrl?: string;
@@ -9,17 +10,43 @@ export interface StoreOptions {
   migrate?: boolean;
 }
 
-/** The store a command works on: --database-url, else DATABASE_URL, else the embedded PGlite folder. */
-export async function openCliStore(options: StoreOptions = {}): Promise<Store> {
+/** A store and how errors name it: "host:port/dbname" (never the password) or the embedded folder. */
+export type CliStore = Store & { label: string };
+
+/**
+ * The store a command works on: --database-url, else DATABASE_URL, else the embedded
+ * PGlite folder. A PostgreSQL database must already be migrated (only `weir migrate`
+ * changes its schema); a command never reaches its first statement otherwise.
+ */
+export async function openCliStore(options: StoreOptions = {}): Promise<CliStore> {
   const config = storeConfigFromEnv();
   if (options.databaseUrl) config.databaseUrl = options.databaseUrl;
-  return openStore(config, { migrate: options.migrate ?? !config.databaseUrl });
+  const migrate = options.migrate ?? !config.databaseUrl;
+  const label = config.databaseUrl ? databaseLabel(config.databaseUrl) : `embedded store ${config.dataDir}`;
+  let store: Store;
+  try {
+    store = await openStore(config, { migrate });
+  } catch (err) {
+    throw databaseMissing(err) ? new MissingDatabaseError(label) : err;
+  }
+  if (!migrate && store.pool) {
+    try {
+      await assertMigrated(store.pool, label);
+    } catch (err) {
+      await store.close().catch(() => undefined);
+      throw err;
+    }
+  }
+  return Object.assign(store, { label });
 }
 
-export async function withStore<T>(options: StoreOptions, run: (store: Store) => Promise<T>): Promise<T> {
+export async function withStore<T>(options: StoreOptions, run: (store: CliStore) => Promise<T>): Promise<T> {
   const store = await openCliStore(options);
   try {
     return await run(store);
+  } catch (err) {
+    // A schema older than this code (a table or column it needs is missing) is the same story.
+    throw schemaMissing(err) ? new NotMigratedError(store.label) : err;
   } finally {
     await store.close().catch(() => undefined);
   }

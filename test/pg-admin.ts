@@ -39,4 +39,5 @@ export function localAdmin(adminUrl: string, who: string, setting: string) {
   };
 }
 
-export const { databaseUrl, withAdmin } = localAdmin(ADMIN_URL, "tests", "WEIR_TEST_ADMIN_URL");
+// `npm test` sets it to the server its preflight found or started; run directly, tests need one on 5432.
+export const { databaseUrl, withAdmin } = localAdmin(ADMIN_URL, "tests", "WEIR_TEST_ADMIN_URL, or run them with `npm test -- unit`, which starts one");

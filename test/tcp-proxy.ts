@@ -1,4 +1,5 @@
 import net from "node:net";
+import { ADMIN_URL } from "./pg-admin";
 
 /**
  * A TCP proxy in front of PostgreSQL that a test can cut (close every
@@ -14,7 +15,8 @@ export class TcpProxy {
 
   constructor(
     private readonly targetHost = "127.0.0.1",
-    private readonly targetPort = 5432,
+    // The tests' own server: 5432, or the one the test command started.
+    private readonly targetPort = Number(new URL(ADMIN_URL).port || 5432),
   ) {}
 
   async start(port = this.port): Promise<number> {

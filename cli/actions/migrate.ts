@@ -1,13 +1,6 @@
-import { readFile } from "node:fs/promises";
-import path from "node:path";
-import { migrationsFolder } from "@/db/migrate";
 import type { GlobalOptions } from "../main";
+import { migrationCount } from "../schema-check";
 import { describeStore, withStore } from "../store";
-
-async function migrationCount(): Promise<number> {
-  const journal = JSON.parse(await readFile(path.join(migrationsFolder, "meta/_journal.json"), "utf8")) as { entries: unknown[] };
-  return journal.entries.length;
-}
 
 export async function runMigrate({ databaseUrl }: GlobalOptions): Promise<void> {
   await withStore({ databaseUrl, migrate: true }, async (store) => {

