@@ -14,6 +14,7 @@ import { fmt, machineLine, printTable, ratioText, type Row } from "./lib/report"
 
 const SCENARIOS = [
   "check-single",
+  "latency-open-loop",
   "check-batch",
   "claim-single",
   "structural-hash",

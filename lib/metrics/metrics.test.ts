@@ -5,7 +5,10 @@ import { startTestApi, type TestApi } from "@/test/api-server";
 import { createService, uniqueId } from "@/test/factories";
 import { createTestDatabase, type TestDatabase } from "@/test/test-db";
 import { createTestToken } from "@/lib/client/token.fixture";
+import { createHistogram } from "node:perf_hooks";
+import { Histogram, Registry } from "prom-client";
 import { cleanupPassObserver } from "./cleanup";
+import { drainEventLoopDelay } from "./event-loop";
 
 interface Sample {
   name: string;
@@ -150,6 +153,46 @@ describe("GET /api/metrics", () => {
     expect(value(samples, "weir_cleanup_last_pass_timestamp_seconds")).toBeGreaterThan(Date.now() / 1000 - 60);
   });
 
+  it("exposes the event loop's delay as a histogram that sees a blocked loop", async () => {
+    const slow = (samples: Sample[]) => value(samples, "weir_event_loop_delay_seconds_count")! - value(samples, "weir_event_loop_delay_seconds_bucket", { le: "0.05" })!;
+    const slowBefore = slow(await scrape());
+    const stall = () => {
+      const blockedUntil = performance.now() + 120;
+      while (performance.now() < blockedUntil); // a 120 ms stall, as a long synchronous call would cause
+    };
+    // Stall again on each poll: on a loaded machine one sample can land before the stall begins.
+    await expect
+      .poll(async () => {
+        stall();
+        await new Promise((resolve) => setTimeout(resolve, 50));
+        return slow(await scrape());
+      }, { timeout: 10_000, interval: 200 })
+      .toBeGreaterThan(slowBefore);
+    const samples = await scrape();
+    const count = value(samples, "weir_event_loop_delay_seconds_count")!;
+    const sum = value(samples, "weir_event_loop_delay_seconds_sum")!;
+    expect(count).toBeGreaterThan(5);
+    expect(value(samples, "weir_event_loop_delay_seconds_bucket", { le: "+Inf" })).toBe(count);
+    expect(sum / count).toBeGreaterThan(0);
+    expect(sum / count).toBeLessThan(0.5);
+    expect(value(samples, "weir_event_loop_delay_seconds_bucket", { le: "0.0005" })).toBeGreaterThan(0);
+  });
+
+  it("times pool checkouts and reports the most requests that waited at once", async () => {
+    const before = await scrape();
+    const countBefore = value(before, "weir_db_pool_wait_seconds_count") ?? 0;
+    const slowBefore = countBefore - (value(before, "weir_db_pool_wait_seconds_bucket", { le: "0.025" }) ?? 0);
+    // 28 statements of 60 ms on a pool of 7: three waves, so 21 of them wait for a connection.
+    await Promise.all(Array.from({ length: 28 }, () => store.pool!.query("select pg_sleep(0.06)")));
+    const samples = await scrape();
+    const count = value(samples, "weir_db_pool_wait_seconds_count")!;
+    expect(count - countBefore).toBeGreaterThanOrEqual(28);
+    const slow = count - value(samples, "weir_db_pool_wait_seconds_bucket", { le: "0.025" })!;
+    expect(slow - slowBefore).toBeGreaterThanOrEqual(14);
+    expect(value(samples, "weir_db_pool_wait_seconds_sum")).toBeLessThan(count * 5);
+    expect(value(samples, "weir_db_pool_waiting_peak")).toBeGreaterThanOrEqual(14);
+    expect(value(await scrape(), "weir_db_pool_waiting_peak")).toBe(0);
+  });
   it("counts store errors and reports the store down while it is unreachable", async () => {
     const down = await startTestApi(() => Promise.reject(new StoreUnavailableError(1)));
     const response = await call("POST", "/api/v1/claim", { consumerGroup: "g", messageId: "m" }, down);
@@ -161,5 +204,24 @@ describe("GET /api/metrics", () => {
     expect(value(samples, "weir_request_errors_total", { route: "/api/v1/claim", code: "store_unavailable" })).toBe(1);
     expect(value(samples, "weir_store_up")).toBe(0);
     expect(samples.some((s) => s.name === "weir_db_pool_connections")).toBe(false);
+  });
+});
+
+describe("drainEventLoopDelay", () => {
+  it("moves the native samples into Prometheus buckets, less the sampling interval", async () => {
+    const native = createHistogram();
+    for (let i = 0; i < 98; i++) native.record(11_000_000); // 10 ms interval + 1 ms late
+    native.record(210_000_000);
+    native.record(210_000_000); // 200 ms late: a stall
+    const registry = new Registry();
+    const target = new Histogram({ name: "delay_seconds", help: "test", buckets: [0.002, 0.1, 0.5], registers: [registry] });
+    expect(drainEventLoopDelay(native, target)).toBe(100);
+    const { values } = await target.get();
+    const bucket = (le: number | string) => values.find((v) => v.metricName === "delay_seconds_bucket" && v.labels.le === le)?.value;
+    expect(bucket(0.002)).toBe(98);
+    expect(bucket(0.1)).toBe(98);
+    expect(bucket(0.5)).toBe(100);
+    expect(native.count).toBe(0);
+    expect(drainEventLoopDelay(native, target)).toBe(0);
   });
 });

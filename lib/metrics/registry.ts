@@ -1,13 +1,25 @@
 import { Counter, Gauge, Histogram, Registry, collectDefaultMetrics } from "prom-client";
+import { watchEventLoop } from "./event-loop";
 
 /** Seconds; most decisions take a millisecond or two, a stalled store takes its timeout. */
 const LATENCY_BUCKETS = [0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10];
+/** Seconds; a healthy loop runs callbacks within a millisecond, a GC pause or a blocking call takes tens. */
+const DELAY_BUCKETS = [0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5];
 const LATENESS_BUCKETS = [1, 10, 60, 300, 900, 3600, 6 * 3600, 86_400, 7 * 86_400, 30 * 86_400];
 
 function createMetrics() {
   const registry = new Registry();
   const registers = [registry];
   collectDefaultMetrics({ register: registry, prefix: "weir_" });
+  let drainEventLoop = () => 0;
+  const eventLoopDelay = new Histogram({
+    name: "weir_event_loop_delay_seconds",
+    help: "How late the event loop ran a callback, sampled every 10 ms: every request in flight waits this long too",
+    buckets: DELAY_BUCKETS,
+    registers,
+    collect: () => void drainEventLoop(),
+  });
+  drainEventLoop = watchEventLoop(eventLoopDelay);
   return {
     registry,
     checks: new Counter({
@@ -77,6 +89,13 @@ function createMetrics() {
       name: "weir_cleanup_rows_removed_total",
       help: "Expired rows removed by cleanup, by kind (window_record, idempotency_key)",
       labelNames: ["kind"] as const,
+      registers,
+    }),
+    eventLoopDelay,
+    poolWait: new Histogram({
+      name: "weir_db_pool_wait_seconds",
+      help: "Time a statement waited for a PostgreSQL pool connection (checkout, including connecting a new one)",
+      buckets: DELAY_BUCKETS,
       registers,
     }),
     cleanupPasses: new Counter({

@@ -1,5 +1,6 @@
 import { Gauge } from "prom-client";
 import type { Store } from "@/db/client";
+import { observePoolWait, queuedWith } from "./pool-wait";
 import { metrics } from "./registry";
 
 type StoreSource = () => Promise<Store>;
@@ -8,7 +9,18 @@ const PROBE_TIMEOUT_MS = 500;
 
 // One source per process (the latest bound API); gauges read it on every scrape.
 const HANDLE = Symbol.for("weir.metrics.storeSource");
-const holder = ((globalThis as Record<symbol, { source?: StoreSource }>)[HANDLE] ??= {});
+const holder = ((globalThis as Record<symbol, { source?: StoreSource; waitingPeak?: number }>)[HANDLE] ??= {});
+
+/** Times the pool's checkouts from the first moment the store is open (see pool-wait.ts). */
+function watchPool(store: Store | undefined): Store | undefined {
+  if (store?.pool) {
+    observePoolWait(store.pool, {
+      waited: (seconds) => metrics.poolWait.observe(seconds),
+      queued: (waiting) => void (holder.waitingPeak = Math.max(holder.waitingPeak ?? 0, waiting)),
+    });
+  }
+  return store;
+}
 
 function withTimeout<T>(promise: Promise<T>, ms: number): Promise<T | undefined> {
   let timer: NodeJS.Timeout | undefined;
@@ -20,7 +32,7 @@ function withTimeout<T>(promise: Promise<T>, ms: number): Promise<T | undefined>
 async function currentStore(): Promise<Store | undefined> {
   const source = holder.source;
   if (!source) return undefined;
-  return withTimeout(source(), PROBE_TIMEOUT_MS).catch(() => undefined);
+  return withTimeout(source(), PROBE_TIMEOUT_MS).then(watchPool, () => undefined);
 }
 
 function createStoreGauges() {
@@ -59,7 +71,18 @@ function createStoreGauges() {
       this.set(pool.options.max ?? 10);
     },
   });
-  return { up, connections, max };
+  const waitingPeak = new Gauge({
+    name: "weir_db_pool_waiting_peak",
+    help: "Most requests waiting for a pool connection at once since the previous scrape (the waiting gauge sees one instant)",
+    registers,
+    async collect() {
+      const pool = (await currentStore())?.pool;
+      if (!pool) return this.reset();
+      this.set(Math.max(holder.waitingPeak ?? 0, queuedWith(pool, 0)));
+      holder.waitingPeak = 0;
+    },
+  });
+  return { up, connections, max, waitingPeak };
 }
 
 const GAUGES = Symbol.for("weir.metrics.storeGauges");
@@ -69,4 +92,6 @@ const globals = globalThis as Record<symbol, ReturnType<typeof createStoreGauges
 export function watchStore(source: StoreSource): void {
   holder.source = source;
   globals[GAUGES] ??= createStoreGauges();
+  // The store opens at boot: instrument its pool before traffic arrives, not at the first scrape.
+  source().then(watchPool, () => undefined);
 }

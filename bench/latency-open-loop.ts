@@ -1,0 +1,139 @@
+/**
+ * Tail latency at a steady load. An open-loop generator (bench/lib/open-loop.ts, a process of its
+ * own per run) sends single checks on a schedule fixed in advance and counts each latency from the
+ * scheduled send time, so a stall is charged to every request it holds back. In the same run:
+ *  (a) per rate, a no-op HTTP server through the same generator (the generator's own tail),
+ *      pgbench --rate on the bare upsert-CAS (the database's tail), and weir;
+ *  (b) closed loop at 64 connections, weir against pgbench at 64 clients: capacity;
+ *  (c) offered load from 10 % to 150 % of weir's capacity, then back to 50 %: docs/latency-vs-load.svg.
+ * Workload: 20 services x 5,000 keys, 50 % duplicates.
+ * Run: npx tsx bench/latency-open-loop.ts [--quick] [--seconds N] [--api-only] [--chart path]. Never fails on timing.
+ */
+import { writeFileSync } from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import type pg from "pg";
+import { createBenchDatabase } from "./lib/db";
+import { envFlags, hasFlag, numberFlag, quick, runMain } from "./lib/cli";
+import { settle } from "./lib/check-setup";
+import { post } from "./lib/load";
+import type { GeneratorResult } from "./lib/open-loop";
+import { latencyVsLoadSvg } from "./lib/open-loop-chart";
+import { describeRun, driveFresh } from "./lib/open-loop-drive";
+import { pgbenchAt } from "./lib/open-loop-pgbench";
+import { scrapeWaits, sweepLoad } from "./lib/open-loop-sweep";
+import { seedServices, servicesMixScripts } from "./lib/open-loop-workload";
+import { ROOT, serve, serveWeir } from "./lib/processes";
+import { machineLine, ratio, report, type Row } from "./lib/report";
+import { mintToken } from "./lib/token";
+import { createPayloadFunctions, payloadText } from "./lib/workload";
+
+const SERVICES = 20;
+const KEYS_PER_SERVICE = numberFlag("keys-per-service", 5000);
+const RATES = quick ? [1000, 3000] : [1000, 3000, 6000];
+const SECONDS = numberFlag("seconds", quick ? 3 : 15);
+const WARMUP_SECONDS = quick ? 0.5 : 2;
+const SWEEP = quick ? [0.25, 0.75, 1, 1.5] : [0.1, 0.25, 0.5, 0.75, 0.9, 1, 1.1, 1.25, 1.5];
+const SOCKETS = 64;
+const PGBENCH_RATE_CLIENTS = 32;
+const CLOSED = 64;
+const chartAt = process.argv.indexOf("--chart");
+const CHART = path.resolve(ROOT, chartAt >= 0 ? (process.argv[chartAt + 1] ?? "") : "docs/latency-vs-load.svg");
+
+/** pgbench clients up to `wanted`, leaving room for the other databases on a shared server. */
+async function clientsAvailable(pool: pg.Pool, wanted: number): Promise<number> {
+  const { rows } = await pool.query<{ free: number }>(
+    "select current_setting('max_connections')::int - current_setting('superuser_reserved_connections')::int - count(*)::int as free from pg_stat_activity",
+  );
+  const clients = Math.max(8, Math.min(wanted, rows[0]!.free - 10));
+  if (clients < wanted) console.log(`  only ${rows[0]!.free} connections free on the server: pgbench runs ${clients} clients, not ${wanted}`);
+  return clients;
+}
+
+async function main(): Promise<void> {
+  console.log(`latency-open-loop: ${machineLine()}; ${SERVICES} services x ${KEYS_PER_SERVICE.toLocaleString("en-US")} keys, ${SECONDS} s per row`);
+  const db = await createBenchDatabase("latency_open_loop");
+  try {
+    await createPayloadFunctions(db.pool);
+    const services = await seedServices(db.pool, SERVICES, KEYS_PER_SERVICE);
+    await db.pool.query("alter table last_seen set (autovacuum_enabled = off)");
+    await db.pool.query("vacuum analyze last_seen");
+    const token = await mintToken(db.store.db, { services });
+    const adminToken = await mintToken(db.store.db, {}, "admin");
+    const weir = await serveWeir(db.url, { apiOnly: hasFlag("api-only"), env: envFlags() });
+    const noop = await serve("bench/lib/open-loop-noop-server.ts", {}, { readyPath: "/", label: "no-op server" });
+    try {
+      console.log(`  weir: ${weir.mode}, pid ${weir.pid}; no-op server pid ${noop.pid}`);
+      const dup = await post<{ decision?: string }>(`${weir.url}/api/v1/check`, { serviceId: services[3], messageId: "m-1", payload: JSON.parse(payloadText(1, 0)) }, token);
+      if (dup.body.decision !== "duplicate") throw new Error(`weir answered ${dup.status} ${JSON.stringify(dup.body)} to a seeded payload`);
+      let seed = 101;
+      const drive = (url: string, load: { rate?: number; closed?: number }, seconds = SECONDS): Promise<GeneratorResult> =>
+        driveFresh({
+          spec: { url, path: "/api/v1/check", token, rate: load.rate, closedConnections: load.closed, seconds, warmupSeconds: WARMUP_SECONDS, maxSockets: SOCKETS, seed: seed++ },
+          workload: { services: SERVICES, keysPerService: KEYS_PER_SERVICE },
+        });
+      const scripts = servicesMixScripts(SERVICES, KEYS_PER_SERVICE);
+      console.log(`  warm-up: ${describeRun(await drive(weir.url, { closed: CLOSED }, quick ? 1 : 3))}`);
+
+      const rows: Row[] = [];
+      for (const rate of RATES) {
+        const calibration = await drive(noop.url, { rate });
+        console.log(`  ${rate}/s no-op server: ${describeRun(calibration)}`);
+        await settle(db);
+        const pg = await pgbenchAt({ database: db.name, scripts, clients: PGBENCH_RATE_CLIENTS, seconds: SECONDS, rate });
+        console.log(`  ${rate}/s pgbench -R: ${Math.round(pg.tps)} tps: p50 ${pg.latency.p50.toFixed(2)}, p99 ${pg.latency.p99.toFixed(2)}, p99.9 ${pg.latency.p999.toFixed(2)}, max ${pg.latency.max.toFixed(1)} ms`);
+        await settle(db);
+        const w = await drive(weir.url, { rate });
+        console.log(`  ${rate}/s weir: ${describeRun(w)}`);
+        const at = `at ${rate.toLocaleString("en-US")}/s`;
+        const sustained = w.achieved >= 0.95 * rate ? "" : ` (weir answered ${Math.round(w.achieved)}/s)`;
+        const compare = (name: string, ours: number, theirs: number, bound: number): Row => ({
+          metric: `${name} ${at}, weir / pgbench -R${sustained}`, unit: "ms", ours, baseline: theirs, ratio: ratio(ours, theirs), target: `<= ${bound}x`, met: ours <= bound * theirs,
+        });
+        rows.push(compare("p50", w.all.p50, pg.latency.p50, 1.5), compare("p99", w.all.p99, pg.latency.p99, 1.5), compare("p99.9", w.all.p999, pg.latency.p999, 3));
+        rows.push({ metric: `max ${at}, weir / pgbench -R`, unit: "ms", ours: w.all.max, baseline: pg.latency.max, ratio: ratio(w.all.max, pg.latency.max), target: "info" });
+        const floor = `${calibration.all.p50.toFixed(2)} / ${calibration.all.p99.toFixed(2)} / ${calibration.all.p999.toFixed(2)}`;
+        rows.push({ metric: `generator floor ${at}: no-op server p50 / p99 / p99.9`, unit: "ms", ours: floor, target: "info" });
+        rows.push({ metric: `generator's own send lag ${at}, p99 while driving weir`, unit: "ms", ours: w.sendLag.p99, target: "info (part of weir's tail)" });
+      }
+
+      await settle(db);
+      const pgClients = await clientsAvailable(db.pool, CLOSED);
+      const pgClosed = await pgbenchAt({ database: db.name, scripts, clients: pgClients, seconds: SECONDS });
+      console.log(`  closed loop pgbench -c ${pgClients}: ${Math.round(pgClosed.tps)} tps, p99 ${pgClosed.latency.p99.toFixed(2)} ms`);
+      await settle(db);
+      const closed = await drive(weir.url, { closed: CLOSED });
+      console.log(`  closed loop weir, ${CLOSED} connections: ${describeRun(closed)}`);
+      rows.push({ metric: `throughput, ${CLOSED} connections vs pgbench -c ${pgClients}`, unit: "checks/s", ours: closed.achieved, baseline: pgClosed.tps, ratio: ratio(closed.achieved, pgClosed.tps), target: ">= 1.0x", met: closed.achieved >= pgClosed.tps });
+      console.log(`  weir's own view so far: ${await scrapeWaits(weir.url, adminToken)}`);
+
+      await settle(db);
+      const points = await sweepLoad(closed.achieved, SWEEP, (rate) => drive(weir.url, { rate }));
+      const worst = points.filter((p) => !p.recovery).at(-1)!;
+      const recovery = points.find((p) => p.recovery)!;
+      const half = points.find((p) => !p.recovery && p.share === 0.5) ?? points[0]!;
+      rows.push({ metric: `overload ${Math.round(worst.share * 100)} %: share answered 503`, unit: "%", ours: worst.shed * 100, target: "info (fast 503s)" });
+      rows.push({ metric: `overload ${Math.round(worst.share * 100)} %: p99 of every answer`, unit: "ms", ours: worst.p99, target: "info" });
+      rows.push({ metric: "p99 right after the overload, at 50 %", unit: "ms", ours: recovery.p99, baseline: half.p99, baselineName: `at ${Math.round(half.share * 100)} % before`, ratio: ratio(recovery.p99, half.p99), target: "info (no cliff: ~1x)" });
+      const subtitle = [
+        `weir ${weir.mode}; capacity ${Math.round(closed.achieved)} checks/s (closed loop, ${CLOSED} connections)`,
+        `${SERVICES} services x ${KEYS_PER_SERVICE} keys, 50 % duplicates; ${SECONDS} s per point${quick ? ", quick run: noisy" : ""}; ${new Date().toISOString().slice(0, 10)}`,
+        `${os.cpus().length} cores shared with PostgreSQL and the generator; node ${process.version}`,
+      ];
+      writeFileSync(CHART, latencyVsLoadSvg(points, "weir single check: latency against offered load", subtitle));
+      console.log(`  chart: ${path.relative(ROOT, CHART)}`);
+
+      report("latency-open-loop: tail latency at fixed rates (20 services x 5,000 keys, 50 % duplicates)", rows, [
+        `open loop, Poisson schedule fixed in advance, latency from the scheduled send time; ${SOCKETS} sockets at most; pgbench -R ${PGBENCH_RATE_CLIENTS} clients, no --latency-limit`,
+        `one round of ${SECONDS} s per row${quick ? " (quick: noisy)" : ""}; weir ${weir.mode}; ratios are weir / baseline, lower is better`,
+      ]);
+    } finally {
+      await weir.stop();
+      await noop.stop();
+    }
+  } finally {
+    await db.drop();
+  }
+}
+
+runMain(main);
