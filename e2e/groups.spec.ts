@@ -29,5 +29,13 @@ test("change a consumer group's TTL after previewing its effect", async ({ page,
   const history = page.getByTestId("ttl-history");
   await expect(history.getByRole("row").filter({ hasText: "consumers are idempotent downstream" })).toContainText("1 d → 1 s");
   await expect(page.getByTestId("group-stats")).not.toContainText("(default)");
+
+  // Exact lookup of one claim in the group.
+  await page.getByLabel("Exact message id").fill("m-3");
+  await page.getByRole("form", { name: "Find a claim" }).getByRole("button", { name: "Find" }).click();
+  await expect(page.getByTestId("claim-result")).toContainText("m-3");
+  await page.getByLabel("Exact message id").fill("never-claimed");
+  await page.getByRole("form", { name: "Find a claim" }).getByRole("button", { name: "Find" }).click();
+  await expect(page.getByTestId("claim-result")).toContainText("No claim of never-claimed is stored");
   await page.screenshot({ path: "test-results/group.png", fullPage: true });
 });

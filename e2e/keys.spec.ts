@@ -13,9 +13,18 @@ test("browse a service's keys page by page and filter them through the URL", asy
   await page.getByTestId("services").getByRole("link", { name: serviceId }).click();
   const rows = page.getByTestId("keys").locator("tbody tr");
   await expect(rows).toHaveCount(50);
+  const firstRow = await rows.first().locator("td").first().textContent();
   await page.getByTestId("next-page").click();
   await expect(rows).toHaveCount(15);
   await expect(page.getByText("End of the list")).toBeVisible();
+  await expect(page.getByTestId("key-total")).toHaveText("65 keys");
+  // Keyset paging goes back as well: Previous shows the first 50 again.
+  await page.getByTestId("prev-page").click();
+  await expect(page).toHaveURL(/before=/);
+  await expect(rows).toHaveCount(50);
+  await expect(rows.first().locator("td").first()).toHaveText(firstRow!);
+  await page.getByTestId("next-page").click();
+  await expect(rows).toHaveCount(15);
   await page.screenshot({ path: "test-results/keys.png", fullPage: true });
 
   await page.getByRole("link", { name: "« First page" }).click();

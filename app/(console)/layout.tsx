@@ -1,23 +1,26 @@
-import Link from "next/link";
 import type { ReactNode } from "react";
-import { ConsoleNav } from "@/components/ui/console-nav";
-import { StoreUnavailableBanner } from "@/components/ui/store-unavailable";
 import { QueryProvider } from "@/components/providers/query-provider";
+import { ConsoleHeader } from "@/components/ui/console-header";
+import { StoreWatch } from "@/components/ui/store-health";
+import { StoreUnavailableNotice } from "@/components/ui/store-unavailable";
 import { storeReachable } from "@/lib/console/store";
 
+/**
+ * Every console page: header with navigation and lookup, the live store banner, and the page.
+ * While the store is down the page is not rendered at all (its session lookup would fail and
+ * replace it with a generic error): weir's outage notice stands in, and the page loads by itself
+ * once /api/health answers again.
+ */
 export default async function ConsoleLayout({ children }: { children: ReactNode }) {
   const reachable = await storeReachable();
   return (
     <QueryProvider>
       <div className="shell">
-        <header className="topbar">
-          <Link href="/" className="brand">
-            weir
-          </Link>
-          <ConsoleNav extra={[{ href: "/tokens", label: "API tokens" }]} />
-        </header>
-        {reachable ? null : <StoreUnavailableBanner />}
-        <div className="content">{children}</div>
+        <ConsoleHeader />
+        <StoreWatch initiallyReachable={reachable} />
+        <main id="main" className="content" tabIndex={-1}>
+          {reachable ? children : <StoreUnavailableNotice />}
+        </main>
       </div>
     </QueryProvider>
   );

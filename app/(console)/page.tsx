@@ -2,10 +2,12 @@ import type { Metadata } from "next";
 import Link from "next/link";
 import { after } from "next/server";
 import { DecisionsChart } from "@/components/charts/decisions-chart";
+import { LiveRefresh } from "@/components/ui/live-refresh";
 import { hrefWith } from "@/components/ui/pager";
 import { PageHeader } from "@/components/ui/page-header";
 import { StoreUnavailableNotice } from "@/components/ui/store-unavailable";
 import { requireConsoleActor } from "@/lib/auth/console-actor";
+import type { BucketLink } from "@/lib/console/bucket-link";
 import { formatCount, formatPercent } from "@/lib/console/format";
 import { loadOverview, maintainStatsRollup, TOP_NOW_MINUTES } from "@/lib/console/overview";
 import { parseRange, RANGES } from "@/lib/console/ranges";
@@ -19,7 +21,7 @@ export const dynamic = "force-dynamic";
 export const metadata: Metadata = { title: "Overview" };
 
 export default async function OverviewPage({ searchParams }: { searchParams: Promise<SearchParams> }) {
-  await requireConsoleActor("viewer");
+  await requireConsoleActor("read");
   const params = await searchParams;
   const range = parseRange(param(params.range));
   const kind = param(params.kind) === "group" ? "group" : "service";
@@ -31,6 +33,7 @@ export default async function OverviewPage({ searchParams }: { searchParams: Pro
   const data = loaded.data;
   const total = data.series.reduce((sum, p) => sum + p.checks, 0);
   const duplicates = data.series.reduce((sum, p) => sum + p.duplicates, 0);
+  const link: BucketLink | null = subject ? { kind, id: subject } : null;
   const chartTitle = subject ? `${kind === "group" ? "Consumer group" : "Service"} ${subject}` : kind === "group" ? "All consumer groups" : "All services";
   return (
     <>
@@ -52,10 +55,12 @@ export default async function OverviewPage({ searchParams }: { searchParams: Pro
           </nav>
         </div>
         <p className="small muted">
-          {formatCount(total)} checks, {formatPercent(duplicates, total)} duplicates; one bar per {data.stepSeconds / 60} min.
+          {formatCount(total)} checks, {formatPercent(duplicates, total)} duplicates; one bar per {data.stepSeconds / 60} min.{" "}
+          {link ? "Click a bar to open what happened in it." : "Pick one service or group below to open a bar's keys from the chart."}
         </p>
-        <DecisionsChart points={data.series} stepSeconds={data.stepSeconds} />
-        <SpikeList points={data.series} stepSeconds={data.stepSeconds} threshold={data.spikeThreshold} />
+        <LiveRefresh />
+        <DecisionsChart points={data.series} stepSeconds={data.stepSeconds} link={link} />
+        <SpikeList points={data.series} stepSeconds={data.stepSeconds} threshold={data.spikeThreshold} link={link} />
       </section>
       <section className="panel">
         <h2>Most duplicates now (last {TOP_NOW_MINUTES} min)</h2>

@@ -1,5 +1,5 @@
 "use client";
-import Link from "next/link";
+import Link, { useLinkStatus } from "next/link";
 import { usePathname } from "next/navigation";
 
 const LINKS = [
@@ -14,6 +14,12 @@ const LINKS = [
 
 const isActive = (pathname: string, href: string) => (href === "/" ? pathname === "/" : pathname.startsWith(href));
 
+/** Pages render on the server without a loading boundary (so that a missing one answers 404): the link itself shows it is loading. */
+function Pending() {
+  const { pending } = useLinkStatus();
+  return pending ? <span className="link-pending" role="status" aria-label="Loading" /> : null;
+}
+
 export function ConsoleNav({ extra = [] }: { extra?: { href: string; label: string }[] }) {
   const pathname = usePathname();
   return (
@@ -21,6 +27,7 @@ export function ConsoleNav({ extra = [] }: { extra?: { href: string; label: stri
       {[...LINKS, ...extra].map((link) => (
         <Link key={link.href} href={link.href} aria-current={isActive(pathname, link.href) ? "page" : undefined}>
           {link.label}
+          <Pending />
         </Link>
       ))}
     </nav>

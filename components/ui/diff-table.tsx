@@ -1,6 +1,7 @@
 import type { DiffEntry } from "@/lib/console/json-diff";
 import { Badge } from "./badge";
 import { EmptyState } from "./empty-state";
+import { VisibleText } from "./visible-text";
 
 /** Field-level diff; values are untrusted payload text and are rendered as text only. */
 export function DiffTable({ entries }: { entries: DiffEntry[] }) {
@@ -20,16 +21,20 @@ export function DiffTable({ entries }: { entries: DiffEntry[] }) {
           {entries.map((entry) => (
             <tr key={`${entry.kind}:${entry.path}`}>
               <td className="break">
-                <code>{entry.path || "(whole payload)"}</code>
+                <code>{entry.path ? <VisibleText text={entry.path} /> : "(whole payload)"}</code>
               </td>
               <td>
                 <Badge tone={entry.kind} /> {entry.ignored ? <Badge tone="ignored">ignored path</Badge> : null}
               </td>
               <td className="break">
-                <code>{entry.before ?? ""}</code>
+                <code>
+                  <VisibleText text={entry.before ?? ""} />
+                </code>
               </td>
               <td className="break">
-                <code>{entry.after ?? ""}</code>
+                <code>
+                  <VisibleText text={entry.after ?? ""} />
+                </code>
               </td>
             </tr>
           ))}

@@ -1,11 +1,26 @@
 import Link from "next/link";
 
-/** Keyset paging: back to the first page, or on after the last row shown. */
-export function Pager({ firstHref, nextHref, isFirst }: { firstHref: string; nextHref: string | null; isFirst: boolean }) {
+/** Keyset paging: back to the first page, back one page (before the first row shown), or on after the last row shown. */
+export function Pager({
+  firstHref,
+  prevHref = null,
+  nextHref,
+  isFirst,
+}: {
+  firstHref: string;
+  prevHref?: string | null;
+  nextHref: string | null;
+  isFirst: boolean;
+}) {
   if (isFirst && !nextHref) return null;
   return (
-    <div className="pager">
+    <nav className="pager" aria-label="Pages">
       {!isFirst ? <Link href={firstHref}>« First page</Link> : null}
+      {prevHref ? (
+        <Link href={prevHref} className="button" data-testid="prev-page">
+          ‹ Previous page
+        </Link>
+      ) : null}
       {nextHref ? (
         <Link href={nextHref} className="button" data-testid="next-page">
           Next page »
@@ -13,7 +28,7 @@ export function Pager({ firstHref, nextHref, isFirst }: { firstHref: string; nex
       ) : (
         <span className="muted small">End of the list</span>
       )}
-    </div>
+    </nav>
   );
 }
 

@@ -9,9 +9,9 @@ export function StoreUnavailableBanner() {
 
 export function StoreUnavailableNotice() {
   return (
-    <div className="panel callout callout-danger" role="alert">
+    <div className="panel callout callout-danger" role="alert" data-testid="store-notice">
       <strong>No data: the dedup store is unreachable.</strong>
-      <p className="muted small">Nothing was changed. This page loads again once the database answers; reload to retry.</p>
+      <p className="muted small">Nothing was changed. weir checks the store every few seconds and this page loads by itself once it answers.</p>
     </div>
   );
 }

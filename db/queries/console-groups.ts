@@ -1,10 +1,13 @@
 import { sql } from "drizzle-orm";
+import { isCitus } from "../citus";
 import type { DbOrTx } from "../types";
 import { queryRows } from "./console-rows";
 
 /** Every consumer group that has settings or stored records (one index probe per group). */
 export async function listGroupIds(db: DbOrTx): Promise<string[]> {
-  const result = await queryRows<{ id: string }>(db, sql`
+  // On Citus (no recursive CTE over a distributed table): one distinct per shard, merged.
+  const citus = sql`select distinct consumer_group as id from window_records union select id from consumer_groups order by 1`;
+  const result = await queryRows<{ id: string }>(db, (await isCitus(db)) ? citus : sql`
     with recursive g as (
       (select consumer_group from window_records order by consumer_group limit 1)
       union all
@@ -27,6 +30,10 @@ export interface GroupWindowRow {
   cleanupLagSeconds: number;
 }
 
+// Citus plans no correlated subquery over a distributed table: one aggregate over every shard instead.
+const oldestPerGroupCitus = (ids: readonly string[]) => sql`left join (select consumer_group, min(claimed_at) as oldest
+  from window_records where consumer_group = any(${sql.param([...ids])}::text[]) group by consumer_group) o on o.consumer_group = g.id`;
+
 /** TTL, grace and cleanup lag of each group, through (consumer_group, claimed_at): one probe per group. */
 export async function groupWindows(db: DbOrTx, ids: readonly string[], defaultTtl: number): Promise<GroupWindowRow[]> {
   if (ids.length === 0) return [];
@@ -38,7 +45,7 @@ export async function groupWindows(db: DbOrTx, ids: readonly string[], defaultTt
       ))), 0))::float8 as lag
     from unnest(${sql.param([...ids])}::text[]) as g(id)
     left join consumer_groups cg on cg.id = g.id
-    cross join lateral (select min(r.claimed_at) as oldest from window_records r where r.consumer_group = g.id) o
+    ${(await isCitus(db)) ? oldestPerGroupCitus(ids) : sql`cross join lateral (select min(r.claimed_at) as oldest from window_records r where r.consumer_group = g.id) o`}
     order by g.id`);
   return result.map((row) => ({
     id: String(row.id),
@@ -47,4 +54,31 @@ export async function groupWindows(db: DbOrTx, ids: readonly string[], defaultTt
     configured: row.configured === true,
     cleanupLagSeconds: Number(row.lag),
   }));
+}
+
+/** A group exists once it has settings, stored claims or traffic in the stats (three primary-key probes). */
+export async function groupExists(db: DbOrTx, id: string): Promise<boolean> {
+  const [row] = await queryRows<{ found: boolean }>(db, sql`
+    select exists (select 1 from consumer_groups where id = ${id})
+      or exists (select 1 from window_records where consumer_group = ${id})
+      or exists (select 1 from stats_minute where subject_kind = 'group' and subject = ${id}) as found`);
+  return row?.found === true;
+}
+
+export interface ClaimRecord {
+  messageId: string;
+  claimedAt: Date;
+  previousClaimedAt: Date | null;
+}
+
+/** One stored claim of a group, by its exact message id (a primary-key probe). */
+export async function findClaim(db: DbOrTx, group: string, messageId: string): Promise<ClaimRecord | null> {
+  const [row] = await queryRows<Record<string, unknown>>(db, sql`
+    select message_id, claimed_at, previous_claimed_at from window_records where consumer_group = ${group} and message_id = ${messageId}`);
+  if (!row) return null;
+  return {
+    messageId: String(row.message_id),
+    claimedAt: new Date(row.claimed_at as string),
+    previousClaimedAt: row.previous_claimed_at ? new Date(row.previous_claimed_at as string) : null,
+  };
 }

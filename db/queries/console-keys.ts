@@ -17,6 +17,8 @@ export interface KeyPageQuery {
   minVersion?: number;
   sort: "desc" | "asc";
   after?: KeyCursor;
+  /** Paging backwards: the rows just before this one, in the same order as a forward page. */
+  before?: KeyCursor;
   limit: number;
 }
 
@@ -37,29 +39,30 @@ const EXACT_TS = sql`to_char(last_changed at time zone 'UTC', 'YYYY-MM-DD"T"HH24
  * cursor repeats its time bound alone so the scan starts at the cursor.
  */
 export async function listKeysPage(db: DbOrTx, q: KeyPageQuery): Promise<{ rows: KeyListRow[]; hasMore: boolean }> {
-  const where: SQL[] = [sql`service_id = ${q.serviceId}`];
-  if (q.prefix) where.push(await startsWith(db, sql.raw("message_id"), q.prefix));
-  if (q.changedFrom) where.push(sql`last_changed >= ${q.changedFrom.toISOString()}::timestamptz`);
-  if (q.changedTo) where.push(sql`last_changed < ${q.changedTo.toISOString()}::timestamptz`);
-  if (q.minVersion !== undefined && q.minVersion > 1) where.push(sql`version >= ${q.minVersion}`);
-  if (q.after) {
-    const ts = sql`${q.after.lastChanged}::timestamptz`;
+  const where = await keyFilters(db, q);
+  const cursor = q.before ?? q.after;
+  // Going back reads the index the other way from the cursor, then turns the page round.
+  const desc = (q.sort === "desc") !== (q.before !== undefined);
+  if (cursor) {
+    const ts = sql`${cursor.lastChanged}::timestamptz`;
     where.push(
-      q.sort === "desc"
-        ? sql`last_changed <= ${ts} and (last_changed < ${ts} or message_id > ${q.after.messageId})`
-        : sql`last_changed >= ${ts} and (last_changed > ${ts} or message_id < ${q.after.messageId})`,
+      desc
+        ? sql`last_changed <= ${ts} and (last_changed < ${ts} or message_id > ${cursor.messageId})`
+        : sql`last_changed >= ${ts} and (last_changed > ${ts} or message_id < ${cursor.messageId})`,
     );
   }
   // The index is (service_id, last_changed DESC NULLS LAST, message_id): the NULLS clauses must match it
   // (or its backward scan) for the page to be read in index order; a bare DESC means NULLS FIRST and sorts everything.
-  const order = q.sort === "desc" ? sql`last_changed desc nulls last, message_id asc` : sql`last_changed asc nulls first, message_id desc`;
+  const order = desc ? sql`last_changed desc nulls last, message_id asc` : sql`last_changed asc nulls first, message_id desc`;
   const result = await queryRows<Record<string, unknown>>(db, sql`
     select message_id, version, encode(hash, 'hex') as hash, first_seen, last_changed, ${EXACT_TS} as exact_ts
     from last_seen
     where ${sql.join(where, sql` and `)}
     order by ${order}
     limit ${q.limit + 1}`);
-  const rows = result.slice(0, q.limit).map((row) => ({
+  const page = result.slice(0, q.limit);
+  if (q.before) page.reverse();
+  const rows = page.map((row) => ({
     messageId: String(row.message_id),
     version: Number(row.version),
     hash: String(row.hash),
@@ -68,4 +71,25 @@ export async function listKeysPage(db: DbOrTx, q: KeyPageQuery): Promise<{ rows:
     cursor: { lastChanged: String(row.exact_ts), messageId: String(row.message_id) },
   }));
   return { rows, hasMore: result.length > q.limit };
+}
+
+async function keyFilters(db: DbOrTx, q: Omit<KeyPageQuery, "sort" | "limit">): Promise<SQL[]> {
+  const where: SQL[] = [sql`service_id = ${q.serviceId}`];
+  if (q.prefix) where.push(await startsWith(db, sql.raw("message_id"), q.prefix));
+  if (q.changedFrom) where.push(sql`last_changed >= ${q.changedFrom.toISOString()}::timestamptz`);
+  if (q.changedTo) where.push(sql`last_changed < ${q.changedTo.toISOString()}::timestamptz`);
+  if (q.minVersion !== undefined && q.minVersion > 1) where.push(sql`version >= ${q.minVersion}`);
+  return where;
+}
+
+/**
+ * How many keys match, counted up to `cap` (an index range scan of at most `cap` rows),
+ * so that the count stays cheap on a service with millions of keys; `capped` means "at least".
+ */
+export async function countKeys(db: DbOrTx, q: Omit<KeyPageQuery, "sort" | "limit" | "after" | "before">, cap: number) {
+  const where = await keyFilters(db, q);
+  const [row] = await queryRows<{ n: number }>(db, sql`
+    select count(*)::int as n from (select 1 from last_seen where ${sql.join(where, sql` and `)} limit ${cap + 1}) matching`);
+  const n = Number(row?.n ?? 0);
+  return { count: Math.min(n, cap), capped: n > cap };
 }

@@ -137,7 +137,7 @@ export async function rollUpHours(db: DbOrTx, maxHours: number): Promise<Date | 
       moved as (
         insert into stats_rollup (name, rolled_until)
         select ${HOURLY}, to_at from bounds
-        on conflict (name) do update set rolled_until = greatest(stats_rollup.rolled_until, excluded.rolled_until), updated_at = now()
+        on conflict (name) do update set rolled_until = greatest(stats_rollup.rolled_until, excluded.rolled_until), updated_at = excluded.updated_at
         returning rolled_until
       )
       select coalesce((select rolled_until from moved), (select rolled_until from mark)) as until`);

@@ -35,7 +35,8 @@ export async function upsertService(
     .values({ id, ...fields })
     .onConflictDoUpdate({
       target: services.id,
-      set: { ...fields, updatedAt: sql`now()` },
+      // The inserted row's default, not now(): Citus refuses functions in ON CONFLICT ... SET.
+      set: { ...fields, updatedAt: sql`excluded.updated_at` },
     })
     .returning({ ...getTableColumns(services), created: sql<boolean>`(xmax = 0)` });
   if (!row) throw new Error(`upsert of service ${id} returned no row`);

@@ -42,3 +42,13 @@ export function formatBucket(t: number, stepSeconds: number): string {
   const iso = new Date(t).toISOString();
   return stepSeconds >= 3_600 ? `${iso.slice(5, 10)} ${iso.slice(11, 16)}` : iso.slice(11, 16);
 }
+
+/** "just now", "5 min ago", "in 2 h": the largest unit only, for times next to their absolute UTC form. */
+export function formatRelative(t: number, now: number): string {
+  const seconds = Math.round((now - t) / 1000);
+  const size = Math.abs(seconds);
+  if (size < 5) return "just now";
+  const [step, name] = UNITS.find(([span]) => size >= span) ?? [1, "s"];
+  const text = `${Math.floor(size / step)} ${name}`;
+  return seconds >= 0 ? `${text} ago` : `in ${text}`;
+}

@@ -1,5 +1,5 @@
 import { statsBySubject, type Counters } from "@/db/queries/console-stats";
-import { groupWindows, listGroupIds, type GroupWindowRow } from "@/db/queries/console-groups";
+import { findClaim, groupExists, groupWindows, listGroupIds, type GroupWindowRow } from "@/db/queries/console-groups";
 import type { DbOrTx } from "@/db/types";
 import { defaultTtlSeconds } from "@/lib/dedup/window/default-ttl";
 import { listTtlChanges } from "@/lib/dedup/window/groups";
@@ -41,16 +41,31 @@ export async function loadGroups(db: DbOrTx, now = Date.now()): Promise<{ defaul
   };
 }
 
-/** One group: its window, traffic, lag and TTL history (newest first). */
-export async function loadGroup(db: DbOrTx, id: string, now = Date.now()) {
+/** One group: its window, traffic, lag and TTL history (newest first); null when no such group exists. */
+export async function loadGroup(db: DbOrTx, id: string, { now = Date.now(), claimId }: { now?: number; claimId?: string } = {}) {
+  // Without this a mistyped id would show a TTL editor whose save creates the group.
+  if (!(await groupExists(db, id))) return null;
   const since = new Date(Math.floor((now - DAY_MS) / 60_000) * 60_000);
-  const [[window], totals, history] = await Promise.all([
+  const [[window], totals, history, claim] = await Promise.all([
     groupWindows(db, [id], defaultTtlSeconds()),
     statsBySubject(db, { kind: "group", subject: id, since, hourlyUntil: null }),
     listTtlChanges(db, id, { limit: 100 }),
+    claimId ? findClaim(db, id, claimId) : Promise.resolve(undefined),
   ]);
+  const claimView = claim
+    ? {
+        messageId: claim.messageId,
+        claimedAt: claim.claimedAt.toISOString(),
+        previousClaimedAt: claim.previousClaimedAt?.toISOString() ?? null,
+        inWindow: claim.claimedAt.getTime() + window!.ttlSeconds * 1000 > now,
+      }
+    : claim === null
+      ? null
+      : undefined;
   const { subject: _subject, ...counters } = totals[0] ?? { subject: id, ...ZERO };
   return {
+    /** The claim asked for: undefined when none was asked for, null when it is not stored. */
+    claim: claimView,
     group: { ...window!, ...counters },
     history: history.map(
       (c): TtlChangeView => ({

@@ -74,4 +74,34 @@ describe("key browser keyset pagination", () => {
     expect(tampered!.rows).toHaveLength(50);
     expect(await loadKeyBrowser(store.db, "no-such-service", {})).toBeNull();
   });
+
+  it("pages back with Previous through the same pages, both orders, and counts the matches", async () => {
+    for (const sort of ["desc", "asc"]) {
+      const forward: string[][] = [];
+      let page = await loadKeyBrowser(store.db, serviceId, { sort }, 8);
+      expect(page!.prevCursor).toBeNull();
+      forward.push(page!.rows.map((r) => r.messageId));
+      while (page!.nextCursor) {
+        page = await loadKeyBrowser(store.db, serviceId, { sort, after: page!.nextCursor }, 8);
+        forward.push(page!.rows.map((r) => r.messageId));
+      }
+      const backward: string[][] = [forward.at(-1)!];
+      while (page!.prevCursor) {
+        page = await loadKeyBrowser(store.db, serviceId, { sort, before: page!.prevCursor }, 8);
+        backward.unshift(page!.rows.map((r) => r.messageId));
+        expect(page!.nextCursor).not.toBeNull();
+      }
+      expect(backward).toEqual(forward);
+    }
+    const all = await loadKeyBrowser(store.db, serviceId, {}, 8);
+    expect(all!.total).toEqual({ count: 130, capped: false });
+    expect((await loadKeyBrowser(store.db, serviceId, { prefix: "k-12" }, 2))!.total).toEqual({ count: 7, capped: false });
+  });
+
+  it("keeps a refused filter's text and lists nothing rather than claiming the service is empty", async () => {
+    const bad = await loadKeyBrowser(store.db, serviceId, { minVersion: "abc", prefix: "k-" });
+    expect(bad!.raw).toEqual({ minVersion: "abc", prefix: "k-" });
+    expect(bad!.filters).toBeNull();
+    expect(bad!.total).toBeNull();
+  });
 });

@@ -1,10 +1,12 @@
 import { z } from "zod";
-import { listKeysPage, type KeyCursor } from "@/db/queries/console-keys";
+import { countKeys, listKeysPage, type KeyCursor } from "@/db/queries/console-keys";
 import { findService, type ServiceRow } from "@/db/queries/services";
 import type { DbOrTx } from "@/db/types";
-import type { SearchParams } from "@/lib/validation/console-common";
+import { rawValues, type SearchParams } from "@/lib/validation/console-common";
 import { KEY_PAGE_SIZE, keyBrowserQuerySchema, type KeyBrowserQuery } from "@/lib/validation/console-keys";
 import { decodeCursor, encodeCursor } from "./cursor";
+
+export const KEY_FILTER_NAMES = ["prefix", "from", "to", "minVersion", "sort"] as const;
 
 const EXACT_TS = /^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{6}Z$/;
 
@@ -20,9 +22,17 @@ export interface KeyBrowserData {
   service: Pick<ServiceRow, "id" | "displayName" | "ignoredPaths" | "historyDepth">;
   filters: KeyBrowserQuery | null;
   fieldErrors: Record<string, string[]>;
+  /** The filters as the URL gave them, for a form that keeps a bad value in place. */
+  raw: Record<string, string>;
   rows: KeyBrowserRow[];
   nextCursor: string | null;
+  prevCursor: string | null;
+  /** Matching keys counted up to KEY_COUNT_CAP; null when the filters would make counting a long scan. */
+  total: { count: number; capped: boolean } | null;
 }
+
+/** Counting stops here, so a service with millions of keys costs one short index range scan. */
+export const KEY_COUNT_CAP = 10_000;
 
 export function decodeKeyCursor(value: string | undefined): KeyCursor | undefined {
   const parts = decodeCursor(value, 2);
@@ -45,27 +55,30 @@ export async function loadKeyBrowser(
     ignoredPaths: service.ignoredPaths,
     historyDepth: service.historyDepth,
   };
+  const raw = rawValues(params, KEY_FILTER_NAMES);
   const parsed = keyBrowserQuerySchema.safeParse(params);
   if (!parsed.success) {
     const fieldErrors = z.flattenError(parsed.error).fieldErrors as Record<string, string[]>;
-    return { service: summary, filters: null, fieldErrors, rows: [], nextCursor: null };
+    return { service: summary, filters: null, fieldErrors, raw, rows: [], nextCursor: null, prevCursor: null, total: null };
   }
   const q = parsed.data;
-  const page = await listKeysPage(db, {
-    serviceId: service.id,
-    prefix: q.prefix,
-    changedFrom: q.from,
-    changedTo: q.to,
-    minVersion: q.minVersion,
-    sort: q.sort,
-    after: decodeKeyCursor(q.after),
-    limit: pageSize,
-  });
+  const before = decodeKeyCursor(q.before);
+  const after = before ? undefined : decodeKeyCursor(q.after);
+  const scope = { serviceId: service.id, prefix: q.prefix, changedFrom: q.from, changedTo: q.to, minVersion: q.minVersion };
+  // Only filters that bound one index range are counted: a version filter or prefix plus times could scan the whole service.
+  const countable = (q.minVersion ?? 1) <= 1 && !(q.prefix && (q.from || q.to));
+  const [page, total] = await Promise.all([
+    listKeysPage(db, { ...scope, sort: q.sort, after, before, limit: pageSize }),
+    countable ? countKeys(db, scope, KEY_COUNT_CAP) : Promise.resolve(null),
+  ]);
+  const first = page.rows[0];
   const last = page.rows.at(-1);
+  const cursorOf = (row: (typeof page.rows)[number] | undefined) => (row ? encodeCursor([row.cursor.lastChanged, row.cursor.messageId]) : null);
   return {
     service: summary,
     filters: q,
     fieldErrors: {},
+    raw,
     rows: page.rows.map((row) => ({
       messageId: row.messageId,
       version: row.version,
@@ -73,6 +86,8 @@ export async function loadKeyBrowser(
       firstSeen: row.firstSeen.toISOString(),
       lastChanged: row.lastChanged.toISOString(),
     })),
-    nextCursor: page.hasMore && last ? encodeCursor([last.cursor.lastChanged, last.cursor.messageId]) : null,
+    nextCursor: (before ? true : page.hasMore) ? cursorOf(last) : null,
+    prevCursor: (before ? page.hasMore : after !== undefined) ? cursorOf(first) : null,
+    total,
   };
 }

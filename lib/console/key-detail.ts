@@ -80,12 +80,20 @@ function pickDiff(
   compare: { from?: number; to?: number },
   ignoredPaths: string[],
 ): KeyDetail["diff"] {
-  const from = compare.from ?? versions[1]?.version;
-  const to = compare.to ?? versions[0]?.version;
-  if (from === undefined || to === undefined) return null;
+  if (versions.length < 2) return null;
+  // A version that is not kept (or never existed) becomes the nearest kept one, so the heading, the
+  // version pickers and the diff always name the same two versions.
+  const from = nearestKept(versions, compare.from ?? versions[1]!.version);
+  const to = nearestKept(versions, compare.to ?? versions[0]!.version);
   const a = trees.get(from);
   const b = trees.get(to);
   if (a === undefined || b === undefined) return { from, to, error: "that version is no longer kept" };
   if (a instanceof Error || b instanceof Error) return { from, to, error: "a stored payload could not be read as JSON" };
   return { from, to, entries: diffExact(a, b, compileIgnoredPaths(ignoredPaths)) };
+}
+
+function nearestKept(versions: KeyVersionView[], wanted: number): number {
+  let best = versions[0]!.version;
+  for (const v of versions) if (Math.abs(v.version - wanted) < Math.abs(best - wanted)) best = v.version;
+  return best;
 }

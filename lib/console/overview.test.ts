@@ -54,17 +54,36 @@ describe("overview", () => {
 });
 
 describe("series helpers", () => {
-  it("fills empty buckets with zeros and needs more than twice the median (at least 2) for a spike", () => {
+  it("fills empty buckets with zeros and judges spikes against the busy buckets only", () => {
     const t0 = Date.parse("2025-01-01T00:00:00Z");
-    const rows = [0, 1, 3].map((i) => ({ bucket: new Date(t0 + i * 60_000), checks: 3, new: 0, changed: 0, duplicates: i === 3 ? 3 : 1, errors: 0, lateRedeliveries: 0 }));
-    const points = fillSeries(rows, new Date(t0), new Date(t0 + 4 * 60_000), 60);
+    const row = (i: number, duplicates: number) => ({ bucket: new Date(t0 + i * 60_000), checks: duplicates + 3, new: 3, changed: 0, duplicates, errors: 0, lateRedeliveries: 0 });
+    const points = fillSeries([row(0, 1), row(1, 1), row(3, 30), row(4, 5)], new Date(t0), new Date(t0 + 5 * 60_000), 60);
     expect(points.map((p) => [p.duplicates, p.spike])).toEqual([
       [1, false],
       [1, false],
       [0, false],
-      [3, true],
+      [30, true],
+      [5, false],
       [0, false],
     ]);
+    // Steady traffic with mostly empty buckets around it is not a spike, however quiet the rest of the range.
+    const steady = [...Array.from({ length: 12 }, (_, i) => row(i, 118 + (i % 5))), row(30, 0)];
+    expect(fillSeries(steady, new Date(t0), new Date(t0 + 60 * 60_000), 60).filter((p) => p.spike)).toEqual([]);
+    const burst = [...steady, row(40, 2_000)];
+    expect(fillSeries(burst, new Date(t0), new Date(t0 + 60 * 60_000), 60).filter((p) => p.spike).map((p) => p.duplicates)).toEqual([2_000]);
+    // Twenty steady minutes seen in 15-minute buckets: one full bucket between two thin ones, whatever the minute.
+    const noisy = (m: number) => 115 + ((m * 7) % 11);
+    for (let offset = 0; offset < 15; offset++) {
+      const minutes = Array.from({ length: 20 }, (_, m) => ({ ...row(0, noisy(m)), bucket: new Date(t0 + (60 + offset - m) * 60_000) }));
+      const quarters = new Map<number, ReturnType<typeof row>>();
+      for (const r of minutes) {
+        const t = Math.floor(r.bucket.getTime() / 900_000) * 900_000;
+        const sum = quarters.get(t);
+        quarters.set(t, sum ? { ...sum, checks: sum.checks + r.checks, duplicates: sum.duplicates + r.duplicates } : { ...r, bucket: new Date(t) });
+      }
+      const series = fillSeries([...quarters.values()], new Date(t0), new Date(t0 + 2 * 60 * 60_000), 900);
+      expect(series.filter((p) => p.spike), `now at minute ${offset} of its bucket`).toEqual([]);
+    }
     expect(median([5, 1, 3])).toBe(3);
     expect(median([4, 1, 3, 2])).toBe(2.5);
     expect(median([])).toBe(0);

@@ -61,7 +61,7 @@ export async function loadOverview(db: DbOrTx, q: OverviewQuery, now = Date.now(
     kind: q.kind,
     subject: q.subject ?? null,
     series,
-    spikeThreshold: spikeThreshold(series.map((p) => p.duplicates)),
+    spikeThreshold: spikeThreshold(series),
     services: summarize(serviceTotals, services.map((s) => [s.id, s.displayName])),
     groups: summarize(groupTotals, groups.map((g) => [g.id, g.id])),
     topNow,

@@ -3,7 +3,7 @@ import type { Counters, SeriesRow } from "@/db/queries/console-stats";
 export interface SeriesPoint extends Counters {
   /** Bucket start, epoch milliseconds. */
   t: number;
-  /** Duplicates above twice the range's median bucket. */
+  /** Duplicates well above the usual busy bucket (see spikeThreshold). */
   spike: boolean;
 }
 
@@ -16,8 +16,30 @@ export function median(values: readonly number[]): number {
   return sorted.length % 2 === 1 ? sorted[mid]! : (sorted[mid - 1]! + sorted[mid]!) / 2;
 }
 
-/** The spike threshold: twice the median bucket, and at least 2, so a quiet range does not flag every duplicate. */
-export const spikeThreshold = (duplicates: readonly number[]) => 2 * Math.max(median(duplicates), 1);
+/** Smallest excess over the usual bucket that can count as a spike: a handful of duplicates never does. */
+export const MIN_SPIKE_EXCESS = 10;
+
+/**
+ * Fewest busy buckets that make a "usual" bucket. Traffic that starts and stops inside a range
+ * fills its first and last bucket only partly, so with three busy buckets steady traffic reads
+ * as one full bucket between two thin ones, and the full one would pass for a spike.
+ */
+export const MIN_BUSY_BUCKETS = 4;
+
+/**
+ * Duplicates per bucket above which a bucket is a spike, judged against the
+ * buckets that saw traffic only (empty ones would drag the median to 0 and
+ * flag steady traffic): the median plus six robust deviations (1.4826 x MAD),
+ * and at least 1.5 x the median and the median + MIN_SPIKE_EXCESS. With fewer
+ * than MIN_BUSY_BUCKETS busy buckets nothing is a spike (Infinity).
+ */
+export function spikeThreshold(points: readonly Pick<Counters, "checks" | "duplicates">[]): number {
+  const busy = points.filter((p) => p.checks > 0).map((p) => p.duplicates);
+  if (busy.length < MIN_BUSY_BUCKETS) return Number.POSITIVE_INFINITY;
+  const m = median(busy);
+  const mad = median(busy.map((d) => Math.abs(d - m)));
+  return Math.max(m + 6 * 1.4826 * mad, 1.5 * m, m + MIN_SPIKE_EXCESS);
+}
 
 /** Every bucket from `since` to `lastBucket`, empty ones as zeros, spikes marked. */
 export function fillSeries(rows: readonly SeriesRow[], since: Date, lastBucket: Date, stepSeconds: number): SeriesPoint[] {
@@ -27,7 +49,7 @@ export function fillSeries(rows: readonly SeriesRow[], since: Date, lastBucket: 
     const row = byT.get(t);
     points.push({ t, ...(row ? pick(row) : ZERO), spike: false });
   }
-  const threshold = spikeThreshold(points.map((p) => p.duplicates));
+  const threshold = spikeThreshold(points);
   for (const point of points) point.spike = point.duplicates > threshold;
   return points;
 }

@@ -1,4 +1,4 @@
-import { statsBySubject } from "@/db/queries/console-stats";
+import { serviceActivity } from "@/db/queries/console-service-list";
 import { listServices } from "@/db/queries/services";
 import type { DbOrTx } from "@/db/types";
 
@@ -9,19 +9,54 @@ export interface ServiceListItem {
   historyDepth: number;
   checks24h: number;
   duplicates24h: number;
+  /** Duplicate share per hour of the last 24 h, oldest first (null: no checks that hour). */
+  duplicateRates: (number | null)[];
+  lastActivity: string | null;
+  keys: number;
+  keysCapped: boolean;
 }
 
-/** Registered services with their last 24 h of checks (from the rollup). */
+/** Keys are counted up to this per service on the list, so the page stays cheap however many keys there are. */
+export const SERVICE_KEY_CAP = 1_000;
+export const SERVICE_SORTS = ["name", "checks", "duplicates", "activity", "keys"] as const;
+export type ServiceSort = (typeof SERVICE_SORTS)[number];
+
+const HOUR = 3_600_000;
+
+/** Registered services with key counts, last activity and their last 24 h hour by hour (from the rollup). */
 export async function loadServiceList(db: DbOrTx, now = Date.now()): Promise<ServiceListItem[]> {
-  const since = new Date(Math.floor((now - 86_400_000) / 60_000) * 60_000);
-  const [services, totals] = await Promise.all([listServices(db), statsBySubject(db, { kind: "service", since, hourlyUntil: null })]);
-  const byId = new Map(totals.map((t) => [t.subject, t]));
-  return services.map((s) => ({
-    id: s.id,
-    displayName: s.displayName,
-    ignoredPaths: s.ignoredPaths,
-    historyDepth: s.historyDepth,
-    checks24h: byId.get(s.id)?.checks ?? 0,
-    duplicates24h: byId.get(s.id)?.duplicates ?? 0,
-  }));
+  const firstHour = Math.floor(now / HOUR) * HOUR - 23 * HOUR;
+  const services = await listServices(db);
+  const activity = new Map((await serviceActivity(db, services.map((s) => s.id), new Date(firstHour), SERVICE_KEY_CAP)).map((a) => [a.serviceId, a]));
+  return services.map((s) => {
+    const a = activity.get(s.id);
+    const byHour = new Map((a?.hours ?? []).map((h) => [h.t, h]));
+    const hours = Array.from({ length: 24 }, (_, i) => byHour.get(firstHour + i * HOUR));
+    return {
+      id: s.id,
+      displayName: s.displayName,
+      ignoredPaths: s.ignoredPaths,
+      historyDepth: s.historyDepth,
+      checks24h: hours.reduce((sum, h) => sum + (h?.checks ?? 0), 0),
+      duplicates24h: hours.reduce((sum, h) => sum + (h?.duplicates ?? 0), 0),
+      duplicateRates: hours.map((h) => (h && h.checks > 0 ? h.duplicates / h.checks : null)),
+      lastActivity: a?.lastActivity?.toISOString() ?? null,
+      keys: a?.keys ?? 0,
+      keysCapped: a?.capped ?? false,
+    };
+  });
+}
+
+/** The services whose id or name contains `query` (case-insensitive), in the chosen order. */
+export function searchServices(items: ServiceListItem[], query: string, sort: ServiceSort): ServiceListItem[] {
+  const needle = query.trim().toLowerCase();
+  const found = needle ? items.filter((s) => s.id.toLowerCase().includes(needle) || s.displayName.toLowerCase().includes(needle)) : [...items];
+  const by: Record<ServiceSort, (a: ServiceListItem, b: ServiceListItem) => number> = {
+    name: (a, b) => a.displayName.localeCompare(b.displayName),
+    checks: (a, b) => b.checks24h - a.checks24h,
+    duplicates: (a, b) => b.duplicates24h / Math.max(b.checks24h, 1) - a.duplicates24h / Math.max(a.checks24h, 1),
+    activity: (a, b) => (b.lastActivity ?? "").localeCompare(a.lastActivity ?? ""),
+    keys: (a, b) => b.keys - a.keys,
+  };
+  return found.sort((a, b) => by[sort](a, b) || a.id.localeCompare(b.id));
 }

@@ -1,4 +1,5 @@
 import { seededRandom } from "../seeded-random";
+import { seedGroupsAndKeys } from "./groups-and-keys";
 import { evolve, newOrder, type Order } from "./orders";
 import { DEMO_SERVICES } from "./projections";
 
@@ -48,6 +49,7 @@ export async function seedDemo(base: string, token: string, seed = 42): Promise<
     orders = orders.map((order) => (rnd() < 0.7 ? evolve(order, rnd) : order));
     await sendChecks(base, token, checksFor(orders, rnd));
   }
+  await seedGroupsAndKeys((path, body, method) => post(base, token, path, body, method), orders, rnd);
   return orders;
 }
 

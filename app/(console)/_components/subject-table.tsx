@@ -1,4 +1,5 @@
 import Link from "next/link";
+import { VisibleText } from "@/components/ui/visible-text";
 import { EmptyState } from "@/components/ui/empty-state";
 import { hrefWith } from "@/components/ui/pager";
 import { formatCount, formatPercent } from "@/lib/console/format";
@@ -44,7 +45,7 @@ export function SubjectTable({
           {rows.map((row) => (
             <tr key={row.id} aria-selected={row.id === selected}>
               <td>
-                <Link href={hrefWith("/", { range, kind, subject: row.id })}>{row.label}</Link>{" "}
+                <Link href={hrefWith("/", { range, kind, subject: row.id })}><VisibleText text={row.label} /></Link>{" "}
                 {row.label !== row.id ? <code className="muted">{row.id}</code> : null}
               </td>
               <td className="num">{formatCount(row.checks)}</td>

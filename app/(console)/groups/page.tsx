@@ -12,7 +12,7 @@ export const dynamic = "force-dynamic";
 export const metadata: Metadata = { title: "Consumer groups" };
 
 export default async function GroupsPage() {
-  await requireConsoleActor("viewer");
+  await requireConsoleActor("read");
   const loaded = await withStore((db) => loadGroups(db));
   if (!loaded.ok) return <StoreUnavailableNotice />;
   const { groups, defaultTtlSeconds } = loaded.data;

@@ -2,7 +2,7 @@ import type { Metadata } from "next";
 import { PageHeader } from "@/components/ui/page-header";
 import { StoreUnavailableNotice } from "@/components/ui/store-unavailable";
 import { requireConsoleActor } from "@/lib/auth/console-actor";
-import { canOperate } from "@/lib/console/authorise";
+import { can } from "@/lib/auth/authorize";
 import { loadResetPage } from "@/lib/console/reset-page";
 import { withStore } from "@/lib/console/store";
 import { CONFIRM_THRESHOLD } from "@/lib/reset/constants";
@@ -16,7 +16,7 @@ export const metadata: Metadata = { title: "Reset" };
 const text = (value: unknown) => (typeof param(value) === "string" ? String(param(value)).slice(0, 512) : "");
 
 export default async function ResetPage({ searchParams }: { searchParams: Promise<SearchParams> }) {
-  const actor = await requireConsoleActor("viewer");
+  const actor = await requireConsoleActor("read");
   const query = await searchParams;
   const loaded = await withStore((db) => loadResetPage(db));
   if (!loaded.ok) return <StoreUnavailableNotice />;
@@ -35,7 +35,7 @@ export default async function ResetPage({ searchParams }: { searchParams: Promis
         title="Reset (replay preparation)"
         description={`Forget last-seen keys or window records so that replayed events are processed again. Every reset is previewed, needs a reason, is typed-confirmed above ${CONFIRM_THRESHOLD} rows, audited, and can be undone for ${loaded.data.retentionDays} days.`}
       />
-      {canOperate(actor) ? (
+      {can(actor, "operate") ? (
         <ResetClient prefill={prefill} services={loaded.data.services} groups={loaded.data.groups} />
       ) : (
         <p className="panel muted">Resetting needs the operator role; you can follow resets below.</p>

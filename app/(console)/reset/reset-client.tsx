@@ -60,7 +60,7 @@ export function ResetClient({ prefill, services, groups }: { prefill: ResetPrefi
           tone="danger"
           blocked={!canStart}
           pending={start.isPending}
-          label={`Reset ${previewed.count} rows`}
+          label={`Reset ${previewed.count} row${previewed.count === 1 ? "" : "s"}`}
           pendingLabel="Starting…"
           onConfirm={() => start.mutate({ selection, reason, confirmation: confirmation || undefined })}
         >

@@ -1,53 +1,111 @@
 import type { Metadata } from "next";
+import Form from "next/form";
 import Link from "next/link";
+import { Sparkline } from "@/components/charts/sparkline";
 import { EmptyState } from "@/components/ui/empty-state";
+import { hrefWith } from "@/components/ui/pager";
 import { PageHeader } from "@/components/ui/page-header";
+import { RelativeTime } from "@/components/ui/relative-time";
 import { StoreUnavailableNotice } from "@/components/ui/store-unavailable";
+import { VisibleText } from "@/components/ui/visible-text";
 import { requireConsoleActor } from "@/lib/auth/console-actor";
 import { formatCount, formatPercent } from "@/lib/console/format";
-import { loadServiceList } from "@/lib/console/services";
+import { loadServiceList, searchServices, SERVICE_SORTS, type ServiceSort } from "@/lib/console/services";
 import { withStore } from "@/lib/console/store";
+import { param, type SearchParams } from "@/lib/validation/console-common";
 
 export const dynamic = "force-dynamic";
 export const metadata: Metadata = { title: "Services" };
 
-export default async function ServicesPage() {
-  await requireConsoleActor("viewer");
+const COLUMNS: [ServiceSort | null, string, boolean][] = [
+  ["name", "Service", false],
+  ["keys", "Keys", true],
+  ["activity", "Last activity", false],
+  ["checks", "Checks (24 h)", true],
+  ["duplicates", "Duplicate rate (24 h)", true],
+  [null, "Duplicates per hour", false],
+  [null, "Versions kept", true],
+];
+
+export default async function ServicesPage({ searchParams }: { searchParams: Promise<SearchParams> }) {
+  await requireConsoleActor("read");
+  const params = await searchParams;
+  const q = String(param(params.q) ?? "").slice(0, 128);
+  const rawSort = param(params.sort);
+  const sort: ServiceSort = (SERVICE_SORTS as readonly unknown[]).includes(rawSort) ? (rawSort as ServiceSort) : "name";
   const loaded = await withStore((db) => loadServiceList(db));
   if (!loaded.ok) return <StoreUnavailableNotice />;
-  const services = loaded.data;
+  const all = loaded.data;
+  const services = searchServices(all, q, sort);
   return (
     <>
       <PageHeader title="Services & keys" description="Every service weir keeps last-seen state for. Open one to browse its keys." />
-      {services.length === 0 ? (
+      {all.length === 0 ? (
         <EmptyState title="No services registered yet.">Register one with PUT /api/v1/services/:id, then send checks.</EmptyState>
       ) : (
-        <div className="table-wrap">
-          <table data-testid="services">
-            <thead>
-              <tr>
-                <th>Service</th>
-                <th>Ignored paths</th>
-                <th className="num">Versions kept</th>
-                <th className="num">Checks (24 h)</th>
-                <th className="num">Duplicate rate (24 h)</th>
-              </tr>
-            </thead>
-            <tbody>
-              {services.map((s) => (
-                <tr key={s.id}>
-                  <td>
-                    <Link href={`/services/${s.id}`}>{s.displayName}</Link> <code className="muted">{s.id}</code>
-                  </td>
-                  <td className="break">{s.ignoredPaths.length ? <code>{s.ignoredPaths.join(", ")}</code> : <span className="muted">none</span>}</td>
-                  <td className="num">{s.historyDepth === 0 ? "hashes only" : s.historyDepth}</td>
-                  <td className="num">{formatCount(s.checks24h)}</td>
-                  <td className="num">{formatPercent(s.duplicates24h, s.checks24h)}</td>
-                </tr>
-              ))}
-            </tbody>
-          </table>
-        </div>
+        <>
+          <Form action="/services" className="panel filters" aria-label="Search services">
+            <label className="field">
+              <span>Id or name contains</span>
+              <input name="q" type="search" defaultValue={q} size={24} />
+            </label>
+            <input type="hidden" name="sort" value={sort} />
+            <button type="submit">Search</button>
+            <span className="small muted" data-testid="service-count">
+              {q ? `${formatCount(services.length)} of ${formatCount(all.length)} services` : `${formatCount(all.length)} services`}
+            </span>
+          </Form>
+          {services.length === 0 ? (
+            <EmptyState title={`No service id or name contains “${q}”.`} />
+          ) : (
+            <div className="table-wrap">
+              <table data-testid="services">
+                <thead>
+                  <tr>
+                    {COLUMNS.map(([key, label, num]) => (
+                      <th key={label} className={num ? "num" : undefined} aria-sort={key === sort ? (key === "name" ? "ascending" : "descending") : undefined}>
+                        {key ? (
+                          <Link href={hrefWith("/services", { q, sort: key })} className="sort-link">
+                            {label}
+                            {key === sort ? (key === "name" ? " ↑" : " ↓") : ""}
+                          </Link>
+                        ) : (
+                          label
+                        )}
+                      </th>
+                    ))}
+                  </tr>
+                </thead>
+                <tbody>
+                  {services.map((s) => (
+                    <tr key={s.id}>
+                      <td>
+                        <Link href={`/services/${s.id}`}>
+                          <VisibleText text={s.displayName} />
+                        </Link>{" "}
+                        <code className="muted">{s.id}</code>
+                      </td>
+                      <td className="num">
+                        {formatCount(s.keys)}
+                        {s.keysCapped ? "+" : ""}
+                      </td>
+                      <td>{s.lastActivity ? <RelativeTime value={s.lastActivity} /> : <span className="muted">none in the stats</span>}</td>
+                      <td className="num">{formatCount(s.checks24h)}</td>
+                      <td className="num">{formatPercent(s.duplicates24h, s.checks24h)}</td>
+                      <td>
+                        <Sparkline
+                          values={s.duplicateRates}
+                          label={`Duplicate rate per hour over 24 h, highest ${formatPercent(Math.max(0, ...s.duplicateRates.map((r) => r ?? 0)), 1)}`}
+                        />
+                      </td>
+                      <td className="num">{s.historyDepth === 0 ? "hashes only" : s.historyDepth}</td>
+                    </tr>
+                  ))}
+                </tbody>
+              </table>
+            </div>
+          )}
+        </>
       )}
     </>
   );

@@ -5,23 +5,28 @@ import { EmptyState } from "@/components/ui/empty-state";
 import { PageHeader } from "@/components/ui/page-header";
 import { StoreUnavailableNotice } from "@/components/ui/store-unavailable";
 import { requireConsoleActor } from "@/lib/auth/console-actor";
-import { canOperate } from "@/lib/console/authorise";
+import { can } from "@/lib/auth/authorize";
 import { formatCount, formatDuration, formatInstant, formatPercent } from "@/lib/console/format";
 import { loadGroup } from "@/lib/console/groups";
 import { withStore } from "@/lib/console/store";
 import { consumerGroupIdSchema } from "@/lib/validation/window";
+import { param, type SearchParams } from "@/lib/validation/console-common";
+import { ClaimLookup } from "./claim-lookup";
 import { TtlEditor } from "./ttl-editor";
 
 export const dynamic = "force-dynamic";
 export const metadata: Metadata = { title: "Consumer group" };
 
-export default async function GroupPage({ params }: { params: Promise<{ groupId: string }> }) {
-  const actor = await requireConsoleActor("viewer");
+export default async function GroupPage({ params, searchParams }: { params: Promise<{ groupId: string }>; searchParams: Promise<SearchParams> }) {
+  const actor = await requireConsoleActor("read");
   const id = consumerGroupIdSchema.safeParse((await params).groupId);
   if (!id.success) notFound();
-  const loaded = await withStore((db) => loadGroup(db, id.data));
+  const rawClaim = param((await searchParams).claim);
+  const claimQuery = typeof rawClaim === "string" ? rawClaim.slice(0, 512) : "";
+  const loaded = await withStore((db) => loadGroup(db, id.data, { claimId: claimQuery || undefined }));
   if (!loaded.ok) return <StoreUnavailableNotice />;
-  const { group, history } = loaded.data;
+  if (!loaded.data) notFound();
+  const { group, history, claim } = loaded.data;
   const stats = [
     ["TTL", `${formatDuration(group.ttlSeconds)}${group.configured ? "" : " (default)"}`],
     ["Grace for late redeliveries", formatDuration(group.graceSeconds)],
@@ -35,7 +40,7 @@ export default async function GroupPage({ params }: { params: Promise<{ groupId:
       <PageHeader
         title={group.id}
         description={<>Consumer group · <Link href={`/?kind=group&subject=${group.id}`}>chart</Link></>}
-        actions={canOperate(actor) ? <Link className="button" href={`/reset?kind=window&subject=${group.id}&mode=filter`}>Reset records…</Link> : null}
+        actions={can(actor, "operate") ? <Link className="button" href={`/reset?kind=window&subject=${group.id}&mode=filter`}>Reset records…</Link> : null}
       />
       <div className="stats" data-testid="group-stats">
         {stats.map(([label, value]) => (
@@ -45,7 +50,8 @@ export default async function GroupPage({ params }: { params: Promise<{ groupId:
           </div>
         ))}
       </div>
-      {canOperate(actor) ? <TtlEditor consumerGroup={group.id} currentTtlSeconds={group.ttlSeconds} /> : null}
+      <ClaimLookup groupId={group.id} query={claimQuery} claim={claim} />
+      {can(actor, "operate") ? <TtlEditor consumerGroup={group.id} currentTtlSeconds={group.ttlSeconds} /> : null}
       <section className="panel">
         <h2>TTL history</h2>
         {history.length === 0 ? (

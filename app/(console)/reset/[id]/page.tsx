@@ -4,7 +4,7 @@ import { notFound } from "next/navigation";
 import { PageHeader } from "@/components/ui/page-header";
 import { StoreUnavailableNotice } from "@/components/ui/store-unavailable";
 import { requireConsoleActor } from "@/lib/auth/console-actor";
-import { canOperate } from "@/lib/console/authorise";
+import { can } from "@/lib/auth/authorize";
 import { loadReset } from "@/lib/console/reset-detail";
 import { withStore } from "@/lib/console/store";
 import { batchIdSchema } from "@/lib/validation/reset";
@@ -14,7 +14,7 @@ export const dynamic = "force-dynamic";
 export const metadata: Metadata = { title: "Reset" };
 
 export default async function ResetDetailPage({ params }: { params: Promise<{ id: string }> }) {
-  const actor = await requireConsoleActor("viewer");
+  const actor = await requireConsoleActor("read");
   const id = batchIdSchema.safeParse((await params).id);
   if (!id.success) notFound();
   const loaded = await withStore((db) => loadReset(db, id.data));
@@ -33,7 +33,7 @@ export default async function ResetDetailPage({ params }: { params: Promise<{ id
           </>
         }
       />
-      <ResetProgressClient initial={reset} canUndo={canOperate(actor)} />
+      <ResetProgressClient initial={reset} canUndo={can(actor, "operate")} />
     </>
   );
 }

@@ -46,7 +46,15 @@ export function ResetProgressClient({ initial, canUndo }: { initial: ResetView; 
             ? `${formatCount(reset.restored)} restored, ${formatCount(reset.skipped)} skipped of ${formatCount(reset.affected)}`
             : `${formatCount(reset.affected)} of ${formatCount(reset.planned)} rows reset`}
         </h2>
-        <div className="progress" role="progressbar" aria-valuenow={percent} aria-valuemin={0} aria-valuemax={100}>
+        <div
+          className="progress"
+          role="progressbar"
+          aria-label={undoing ? `Undo of reset #${reset.id}` : `Reset #${reset.id}`}
+          aria-valuetext={`${percent} %`}
+          aria-valuenow={percent}
+          aria-valuemin={0}
+          aria-valuemax={100}
+        >
           <div style={{ width: `${percent}%` }} />
         </div>
         {reset.skipped > 0 ? (

@@ -1,11 +1,14 @@
 import type { Metadata } from "next";
 import Link from "next/link";
 import { notFound } from "next/navigation";
+import { VisibleText } from "@/components/ui/visible-text";
+import { InvalidFilters } from "@/components/ui/invalid-filters";
 import { hrefWith, Pager } from "@/components/ui/pager";
 import { PageHeader } from "@/components/ui/page-header";
 import { StoreUnavailableNotice } from "@/components/ui/store-unavailable";
 import { requireConsoleActor } from "@/lib/auth/console-actor";
-import { canOperate } from "@/lib/console/authorise";
+import { can } from "@/lib/auth/authorize";
+import { formatCount } from "@/lib/console/format";
 import { loadKeyBrowser } from "@/lib/console/key-browser";
 import { withStore } from "@/lib/console/store";
 import type { SearchParams } from "@/lib/validation/console-common";
@@ -23,19 +26,20 @@ export default async function KeyBrowserPage({
   params: Promise<{ serviceId: string }>;
   searchParams: Promise<SearchParams>;
 }) {
-  const actor = await requireConsoleActor("viewer");
+  const actor = await requireConsoleActor("read");
   const serviceId = serviceIdSchema.safeParse((await params).serviceId);
   if (!serviceId.success) notFound();
   const query = await searchParams;
   const loaded = await withStore((db) => loadKeyBrowser(db, serviceId.data, query));
   if (!loaded.ok) return <StoreUnavailableNotice />;
   if (!loaded.data) notFound();
-  const { service, filters, fieldErrors, rows, nextCursor } = loaded.data;
+  const { service, filters, fieldErrors, raw, rows, nextCursor, prevCursor, total } = loaded.data;
   const base = {
     prefix: filters?.prefix,
     from: filters?.from?.toISOString(),
     to: filters?.to?.toISOString(),
-    minVersion: filters?.minVersion,
+    // At least one version is every key: not a filter.
+    minVersion: filters?.minVersion !== undefined && filters.minVersion > 1 ? filters.minVersion : undefined,
     sort: filters?.sort === "asc" ? "asc" : undefined,
   };
   const filtered = Boolean(base.prefix || base.from || base.to || base.minVersion);
@@ -43,7 +47,7 @@ export default async function KeyBrowserPage({
   return (
     <>
       <PageHeader
-        title={service.displayName}
+        title={<VisibleText text={service.displayName} />}
         description={
           <>
             <code>{service.id}</code> · {service.historyDepth === 0 ? "keeps hashes only" : `keeps ${service.historyDepth} payload versions per key`} ·
@@ -51,20 +55,34 @@ export default async function KeyBrowserPage({
           </>
         }
         actions={
-          canOperate(actor) ? (
+          can(actor, "operate") ? (
             <Link className="button" href={resetHref}>
               Reset {filtered ? "matching keys" : "keys"}…
             </Link>
           ) : null
         }
       />
-      <KeyFilters serviceId={service.id} filters={filters} fieldErrors={fieldErrors} />
-      <KeyTable serviceId={service.id} rows={rows} filtered={filtered} />
-      <Pager
-        isFirst={!filters?.after}
-        firstHref={hrefWith(`/services/${service.id}`, base)}
-        nextHref={nextCursor ? hrefWith(`/services/${service.id}`, { ...base, after: nextCursor }) : null}
-      />
+      <KeyFilters serviceId={service.id} filters={filters} raw={raw} fieldErrors={fieldErrors} />
+      {filters === null ? (
+        <InvalidFilters what="keys" />
+      ) : (
+        <>
+          {total ? (
+            <p className="small muted" data-testid="key-total">
+              {formatCount(total.count)}
+              {total.capped ? "+" : ""} {filtered ? "matching " : ""}key{total.count === 1 && !total.capped ? "" : "s"}
+              {total.capped ? " (counting stops there)" : ""}
+            </p>
+          ) : null}
+          <KeyTable serviceId={service.id} rows={rows} filtered={filtered} />
+          <Pager
+            isFirst={!filters.after && !filters.before}
+            firstHref={hrefWith(`/services/${service.id}`, base)}
+            prevHref={prevCursor ? hrefWith(`/services/${service.id}`, { ...base, before: prevCursor }) : null}
+            nextHref={nextCursor ? hrefWith(`/services/${service.id}`, { ...base, after: nextCursor }) : null}
+          />
+        </>
+      )}
     </>
   );
 }

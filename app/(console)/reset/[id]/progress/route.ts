@@ -16,7 +16,7 @@ const STATUS: Record<string, number> = {
 /** The progress of one reset, polled by its page while it runs. */
 export async function GET(_request: Request, { params }: { params: Promise<{ id: string }> }) {
   try {
-    const actor = await requireConsoleActor("viewer");
+    const actor = await requireConsoleActor("read");
     const progress = await getResetProgress({ db: await consoleDb(), actor, input: { batchId: (await params).id }, getDb: consoleDb });
     return Response.json(progress, { headers: { "cache-control": "no-store" } });
   } catch (err) {

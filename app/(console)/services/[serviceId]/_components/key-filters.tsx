@@ -4,29 +4,43 @@ import { Field } from "@/components/ui/field";
 import { toInputInstant } from "@/lib/console/format";
 import type { KeyBrowserQuery } from "@/lib/validation/console-keys";
 
-/** Filters are a GET form: every filter lives in the URL, so a link can be shared in an incident channel. */
+/**
+ * Filters are a GET form: every filter lives in the URL, so a link can be shared in an incident channel.
+ * A value the server refused stays in its field as typed (a text input, since a date or number input
+ * would silently empty it), marked invalid, so it can be corrected.
+ */
 export function KeyFilters({
   serviceId,
   filters,
+  raw,
   fieldErrors,
 }: {
   serviceId: string;
   filters: KeyBrowserQuery | null;
+  raw: Record<string, string>;
   fieldErrors: Record<string, string[]>;
 }) {
+  const bad = (name: string) => Boolean(fieldErrors[name]?.length) || filters === null;
+  const instant = (name: "from" | "to") => (bad(name) ? (raw[name] ?? "") : toInputInstant(filters?.[name]));
   return (
     <Form action={`/services/${serviceId}`} className="panel filters" aria-label="Key filters">
       <Field label="Message id starts with" errors={fieldErrors.prefix}>
-        <input name="prefix" defaultValue={filters?.prefix ?? ""} placeholder="B-0" size={18} />
+        <input name="prefix" defaultValue={filters?.prefix ?? raw.prefix ?? ""} placeholder="B-0" size={18} />
       </Field>
       <Field label="Changed from (UTC)" errors={fieldErrors.from}>
-        <input type="datetime-local" name="from" defaultValue={toInputInstant(filters?.from)} />
+        <input type={bad("from") ? "text" : "datetime-local"} name="from" defaultValue={instant("from")} placeholder="2025-01-31T14:00" />
       </Field>
       <Field label="Changed before (UTC)" errors={fieldErrors.to}>
-        <input type="datetime-local" name="to" defaultValue={toInputInstant(filters?.to)} />
+        <input type={bad("to") ? "text" : "datetime-local"} name="to" defaultValue={instant("to")} placeholder="2025-01-31T15:00" />
       </Field>
       <Field label="At least versions" errors={fieldErrors.minVersion}>
-        <input type="number" name="minVersion" min={1} defaultValue={filters?.minVersion ?? ""} style={{ width: "7rem" }} />
+        <input
+          type={bad("minVersion") ? "text" : "number"}
+          name="minVersion"
+          min={1}
+          defaultValue={filters?.minVersion ?? raw.minVersion ?? ""}
+          style={{ width: "7rem" }}
+        />
       </Field>
       <Field label="Order" errors={fieldErrors.sort}>
         <select name="sort" defaultValue={filters?.sort ?? "desc"}>

@@ -1,7 +1,9 @@
 import Link from "next/link";
+import { CopyButton } from "@/components/ui/copy-button";
 import { EmptyState } from "@/components/ui/empty-state";
 import { hrefWith } from "@/components/ui/pager";
-import { formatInstant } from "@/lib/console/format";
+import { RelativeTime } from "@/components/ui/relative-time";
+import { VisibleText } from "@/components/ui/visible-text";
 import type { KeyBrowserRow } from "@/lib/console/key-browser";
 
 export function KeyTable({ serviceId, rows, filtered }: { serviceId: string; rows: KeyBrowserRow[]; filtered: boolean }) {
@@ -28,13 +30,20 @@ export function KeyTable({ serviceId, rows, filtered }: { serviceId: string; row
           {rows.map((row) => (
             <tr key={row.messageId}>
               <td className="break">
-                <Link href={hrefWith(`/services/${serviceId}/key`, { id: row.messageId })}>{row.messageId}</Link>
+                <Link href={hrefWith(`/services/${serviceId}/key`, { id: row.messageId })}>
+                  <VisibleText text={row.messageId} />
+                </Link>{" "}
+                <CopyButton value={row.messageId} label="message id" />
               </td>
               <td className="num">{row.version}</td>
-              <td>{formatInstant(row.lastChanged)}</td>
-              <td>{formatInstant(row.firstSeen)}</td>
               <td>
-                <code title={row.hash}>{row.hash.slice(0, 12)}…</code>
+                <RelativeTime value={row.lastChanged} />
+              </td>
+              <td>
+                <RelativeTime value={row.firstSeen} />
+              </td>
+              <td>
+                <code title={row.hash}>{row.hash.slice(0, 12)}…</code> <CopyButton value={row.hash} label="hash" />
               </td>
             </tr>
           ))}

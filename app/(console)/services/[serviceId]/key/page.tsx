@@ -1,13 +1,15 @@
 import type { Metadata } from "next";
 import Link from "next/link";
 import { notFound } from "next/navigation";
+import { CopyButton } from "@/components/ui/copy-button";
 import { DiffTable } from "@/components/ui/diff-table";
+import { RelativeTime } from "@/components/ui/relative-time";
+import { VisibleText } from "@/components/ui/visible-text";
 import { hrefWith } from "@/components/ui/pager";
 import { PageHeader } from "@/components/ui/page-header";
 import { StoreUnavailableNotice } from "@/components/ui/store-unavailable";
 import { requireConsoleActor } from "@/lib/auth/console-actor";
-import { canOperate } from "@/lib/console/authorise";
-import { formatInstant } from "@/lib/console/format";
+import { can } from "@/lib/auth/authorize";
 import { loadKeyDetail } from "@/lib/console/key-detail";
 import { withStore } from "@/lib/console/store";
 import { param, type SearchParams } from "@/lib/validation/console-common";
@@ -30,7 +32,7 @@ export default async function KeyDetailPage({
   params: Promise<{ serviceId: string }>;
   searchParams: Promise<SearchParams>;
 }) {
-  const actor = await requireConsoleActor("viewer");
+  const actor = await requireConsoleActor("read");
   const query = await searchParams;
   const ref = keyRefSchema.safeParse({ serviceId: (await params).serviceId, messageId: query.id });
   if (!ref.success) notFound();
@@ -43,10 +45,18 @@ export default async function KeyDetailPage({
   return (
     <>
       <PageHeader
-        title={<span className="break">{state.messageId}</span>}
+        title={
+          <span className="break">
+            <VisibleText text={state.messageId} /> <CopyButton value={state.messageId} label="message id" />
+          </span>
+        }
         description={
           <>
-            Key of <Link href={`/services/${service.id}`}>{service.displayName}</Link> <code>{service.id}</code>
+            Key of{" "}
+            <Link href={`/services/${service.id}`}>
+              <VisibleText text={service.displayName} />
+            </Link>{" "}
+            <code>{service.id}</code>
           </>
         }
         actions={
@@ -54,7 +64,7 @@ export default async function KeyDetailPage({
             <Link className="button" href={hrefWith("/explain", { service: service.id, message: state.messageId })}>
               Explain a payload
             </Link>
-            {canOperate(actor) ? (
+            {can(actor, "operate") ? (
               <Link className="button" href={hrefWith("/reset", { kind: "last_seen", subject: service.id, mode: "key", messageId: state.messageId })}>
                 Reset this key…
               </Link>
@@ -69,15 +79,21 @@ export default async function KeyDetailPage({
         </div>
         <div className="stat">
           <div className="label">First seen</div>
-          <div className="value small">{formatInstant(state.firstSeen)}</div>
+          <div className="value small">
+            <RelativeTime value={state.firstSeen} />
+          </div>
         </div>
         <div className="stat">
           <div className="label">Last change</div>
-          <div className="value small">{formatInstant(state.lastChanged)}</div>
+          <div className="value small">
+            <RelativeTime value={state.lastChanged} />
+          </div>
         </div>
         <div className="stat">
           <div className="label">Current hash</div>
-          <div className="value small mono">{state.hash}</div>
+          <div className="value small mono">
+            <span title={state.hash}>{state.hash.slice(0, 16)}…</span> <CopyButton value={state.hash} label="current hash" />
+          </div>
         </div>
       </div>
       <section className="panel" style={{ marginTop: "1rem" }}>
@@ -98,9 +114,14 @@ export default async function KeyDetailPage({
         ) : (
           <>
             <DiffPicker serviceId={service.id} messageId={state.messageId} versions={versions} from={diff.from} to={diff.to} />
-            <h3>
+            <h3 data-testid="diff-heading">
               v{diff.from} → v{diff.to}
             </h3>
+            {(compare.from !== undefined && compare.from !== diff.from) || (compare.to !== undefined && compare.to !== diff.to) ? (
+              <p className="small muted" role="status">
+                Only versions {versions.at(-1)!.version} to {versions[0]!.version} are kept; the nearest kept versions are compared instead.
+              </p>
+            ) : null}
             {"error" in diff ? <p className="form-error">{diff.error}</p> : <DiffTable entries={diff.entries} />}
           </>
         )}

@@ -1,5 +1,6 @@
 import { EmptyState } from "@/components/ui/empty-state";
-import { formatInstant } from "@/lib/console/format";
+import { JsonPayload } from "@/components/ui/json-payload";
+import { RelativeTime } from "@/components/ui/relative-time";
 import type { KeyVersionView } from "@/lib/console/key-detail";
 
 /** Stored payloads as received; untrusted, so rendered as text in <pre>, never as markup. */
@@ -16,10 +17,10 @@ export function VersionList({ versions, historyDepth }: { versions: KeyVersionVi
       {versions.map((v) => (
         <details key={v.version} open={v === versions[0]} data-testid={`version-${v.version}`}>
           <summary>
-            <strong>v{v.version}</strong> · recorded {formatInstant(v.recordedAt)} · <code>{v.hash.slice(0, 16)}…</code>
+            <strong>v{v.version}</strong> · recorded <RelativeTime value={v.recordedAt} /> · <code title={v.hash}>{v.hash.slice(0, 16)}…</code>
             {v.ignoredPresent.length ? <span className="muted small"> · ignored here: {v.ignoredPresent.join(", ")}</span> : null}
           </summary>
-          <pre className="payload">{v.payload}</pre>
+          <JsonPayload text={v.payload} label={`payload v${v.version}`} />
         </details>
       ))}
     </div>

@@ -1,5 +1,0 @@
-import { ListSkeleton } from "@/components/ui/list-skeleton";
-
-export default function Loading() {
-  return <ListSkeleton label="Loading resets…" />;
-}

@@ -1,0 +1,89 @@
+import AxeBuilder from "@axe-core/playwright";
+import { expect, test, type Page } from "@playwright/test";
+import { checkAll, registerService, uniqueId } from "./support/api";
+import { beginKey, claimAll, setScope } from "./support/console-data";
+
+/** Serious and critical axe findings on the page as it is now, as readable lines. */
+async function seriousViolations(page: Page): Promise<string[]> {
+  const results = await new AxeBuilder({ page }).withTags(["wcag2a", "wcag2aa", "wcag21a", "wcag21aa", "best-practice"]).analyze();
+  return results.violations
+    .filter((v) => v.impact === "serious" || v.impact === "critical")
+    .map((v) => `${v.id} (${v.impact}): ${v.nodes.map((n) => n.target.join(" ")).slice(0, 3).join(" | ")}`);
+}
+
+test("every page: main landmark, skip link, 0 serious or critical axe violations, light and dark screenshots", async ({ page, request }) => {
+  test.setTimeout(240_000);
+  const serviceId = uniqueId("e2e-a11y");
+  const group = uniqueId("e2e-a11y-group");
+  const scope = uniqueId("e2e-a11y-scope");
+  await registerService(request, serviceId, { historyDepth: 3 });
+  await checkAll(request, [
+    { serviceId, messageId: "order-1", payload: { status: "open", total: 10 } },
+    { serviceId, messageId: "order-1", payload: { status: "paid", total: 10 } },
+    { serviceId, messageId: "order-2", payload: { status: "open" } },
+  ]);
+  await claimAll(request, [{ consumerGroup: group, messageId: "order-1" }, { consumerGroup: group, messageId: "order-1" }]);
+  await setScope(request, scope, { lockSeconds: 60 });
+  await beginKey(request, scope, "pay-1", { amount: 5 });
+
+  // A reset of one key, for the reset detail page (with its named progress bar).
+  await page.goto(`/reset?kind=last_seen&subject=${serviceId}&mode=filter&prefix=order-2`);
+  await page.getByRole("button", { name: "Preview (dry run)" }).click();
+  await page.getByLabel("Reason (for the audit log)").fill("a11y walk");
+  const confirm = page.getByLabel(`Type "${serviceId}" to confirm`);
+  if ((await confirm.count()) > 0) await confirm.fill(serviceId);
+  await page.getByRole("button", { name: "Reset 1 row", exact: true }).click();
+  await expect(page).toHaveURL(/\/reset\/\d+$/);
+  await expect(page.getByRole("progressbar", { name: /Reset #\d+/ })).toBeVisible();
+  const resetPath = new URL(page.url()).pathname;
+  const pages: [string, string][] = [
+    ["overview", "/"],
+    ["services", "/services"],
+    ["keys", `/services/${serviceId}`],
+    ["key", `/services/${serviceId}/key?id=order-1`],
+    ["explain", `/explain?service=${serviceId}&message=order-1`],
+    ["reset", "/reset"],
+    ["reset-detail", resetPath],
+    ["groups", "/groups"],
+    ["group", `/groups/${group}`],
+    ["idempotency", `/idempotency?scope=${scope}`],
+    ["idempotency-key", `/idempotency/key?scope=${scope}&key=pay-1`],
+    ["audit", "/audit"],
+    ["tokens", "/tokens"],
+    ["find", "/find?q=order-1"],
+    ["not-found", "/services/no-such-service"],
+  ];
+  const problems: string[] = [];
+  for (const scheme of ["light", "dark"] as const) {
+    await page.emulateMedia({ colorScheme: scheme });
+    for (const [name, path] of pages) {
+      await page.goto(path);
+      await expect(page.locator("main")).toHaveCount(1);
+      await expect(page.locator("h1").first()).toBeVisible();
+      for (const line of await seriousViolations(page)) problems.push(`${scheme} ${path}: ${line}`);
+      await page.screenshot({ path: `test-results/pages/${name}-${scheme}.png`, fullPage: true });
+    }
+  }
+  expect(problems).toEqual([]);
+
+  // The skip link is the first thing a keyboard reaches and moves focus to the page's main content.
+  await page.goto("/services");
+  await page.keyboard.press("Tab");
+  await expect(page.getByRole("link", { name: "Skip to content" })).toBeFocused();
+});
+
+test("dark mode follows the system, can be switched and is kept", async ({ page }) => {
+  await page.emulateMedia({ colorScheme: "dark" });
+  await page.goto("/services");
+  const background = () => page.evaluate(() => getComputedStyle(document.body).backgroundColor);
+  expect(await background()).toBe("rgb(17, 19, 21)");
+  const schemes = page.getByRole("group", { name: "Colour scheme" });
+  await schemes.getByRole("button", { name: "Light" }).click();
+  expect(await background()).toBe("rgb(247, 247, 245)");
+  await page.reload();
+  await expect(page.locator("html")).toHaveAttribute("data-theme", "light");
+  expect(await background()).toBe("rgb(247, 247, 245)");
+  await expect(schemes.getByRole("button", { name: "Light" })).toHaveAttribute("aria-pressed", "true");
+  await schemes.getByRole("button", { name: "System" }).click();
+  expect(await background()).toBe("rgb(17, 19, 21)");
+});

@@ -1,0 +1,31 @@
+import { expect, test } from "@playwright/test";
+import { checkAll, registerService, uniqueId } from "./support/api";
+import { ids } from "./support/console-data";
+
+test("services list: key counts, last activity, duplicate sparkline, search and sort", async ({ page, request }) => {
+  const prefix = uniqueId("e2e-svc");
+  const big = `${prefix}-big`;
+  const small = `${prefix}-small`;
+  await registerService(request, big);
+  await registerService(request, small);
+  await checkAll(request, ids("b-", 30).map((messageId) => ({ serviceId: big, messageId, payload: { v: 1 } })));
+  await checkAll(request, ids("b-", 10).map((messageId) => ({ serviceId: big, messageId, payload: { v: 1 } })));
+  await checkAll(request, [{ serviceId: small, messageId: "s-1", payload: { v: 1 } }]);
+
+  await page.goto(`/services?q=${prefix}`);
+  await expect(page.getByTestId("service-count")).toContainText("2 of");
+  const rows = page.getByTestId("services").locator("tbody tr");
+  await expect(rows).toHaveCount(2);
+  await page.getByTestId("services").getByRole("link", { name: "Keys", exact: true }).click();
+  await expect(page).toHaveURL(/sort=keys/);
+  await expect(rows.first()).toContainText(big);
+  await expect(rows.first().locator("td").nth(1)).toHaveText("30");
+  await expect(page.getByRole("columnheader", { name: /Keys/ })).toHaveAttribute("aria-sort", "descending");
+  // Stats reach the rollup within seconds: then the row has a last activity and a sparkline point.
+  await expect(async () => {
+    await page.reload();
+    await expect(rows.first().locator("time")).toBeVisible();
+    await expect(rows.first().getByRole("img", { name: /Duplicate rate per hour/ })).toHaveAttribute("aria-label", /highest 25\.0 %/);
+  }).toPass({ timeout: 20_000 });
+  await page.screenshot({ path: "test-results/services.png", fullPage: true });
+});

@@ -1,0 +1,44 @@
+import { sql } from "drizzle-orm";
+import { beforeAll, describe, expect, it } from "vitest";
+import { createService } from "@/test/factories";
+import { createTestDatabase, type TestDatabase } from "@/test/test-db";
+import { loadServiceList, searchServices, SERVICE_KEY_CAP } from "./services";
+
+let store: TestDatabase;
+let busy: string;
+let quiet: string;
+const NOW = Date.now();
+
+beforeAll(async () => {
+  store = await createTestDatabase();
+  busy = await createService(store.db);
+  quiet = await createService(store.db);
+  await store.db.execute(sql`insert into last_seen (service_id, message_id, hash, version, first_seen, last_changed)
+    select ${busy}, 'k-' || g, '\\x00', 1, now(), now() from generate_series(1, ${SERVICE_KEY_CAP + 5}) g`);
+  await store.db.execute(sql`insert into last_seen (service_id, message_id, hash, version, first_seen, last_changed)
+    values (${quiet}, 'only', '\\x00', 1, now(), now())`);
+  // Two hours ago: 100 checks, 25 duplicates; 30 h ago (outside the day): 1000 checks.
+  await store.db.execute(sql`insert into stats_minute (subject_kind, subject, bucket, checks, new, duplicates) values
+    ('service', ${busy}, date_trunc('minute', ${new Date(NOW - 2 * 3_600_000).toISOString()}::timestamptz), 100, 75, 25),
+    ('service', ${busy}, date_trunc('minute', ${new Date(NOW - 30 * 3_600_000).toISOString()}::timestamptz), 1000, 1000, 0)`);
+});
+
+describe("service list", () => {
+  it("counts keys up to the cap, finds the last activity and the hourly duplicate rate of the day", async () => {
+    const list = await loadServiceList(store.db, NOW);
+    const b = list.find((s) => s.id === busy)!;
+    expect(b).toMatchObject({ keys: SERVICE_KEY_CAP, keysCapped: true, checks24h: 100, duplicates24h: 25 });
+    expect(b.duplicateRates).toHaveLength(24);
+    expect(b.duplicateRates.filter((r) => r !== null)).toEqual([0.25]);
+    expect(Date.parse(b.lastActivity!)).toBeGreaterThan(NOW - 3 * 3_600_000);
+    const q = list.find((s) => s.id === quiet)!;
+    expect(q).toMatchObject({ keys: 1, keysCapped: false, checks24h: 0, lastActivity: null });
+  });
+
+  it("searches ids and names case-insensitively and sorts", async () => {
+    const list = await loadServiceList(store.db, NOW);
+    expect(searchServices(list, busy.toUpperCase(), "name").map((s) => s.id)).toEqual([busy]);
+    expect(searchServices(list, "", "keys")[0]!.id).toBe(busy);
+    expect(searchServices(list, "", "activity")[0]!.id).toBe(busy);
+  });
+});

@@ -1,0 +1,46 @@
+import { sql } from "drizzle-orm";
+import { beforeAll, describe, expect, it } from "vitest";
+import { loadGroups } from "@/lib/console/groups";
+import { stats } from "@/lib/stats/recorder";
+import { startTestApi, type TestApi } from "@/test/api-server";
+import { createTestDatabase, type TestDatabase } from "@/test/test-db";
+import { seedDemo } from "./start-demo";
+
+let store: TestDatabase;
+let api: TestApi;
+
+beforeAll(async () => {
+  store = await createTestDatabase();
+  api = await startTestApi(async () => store);
+  await seedDemo(api.url, api.adminToken);
+}, 60_000);
+
+const rows = async <T>(query: ReturnType<typeof sql>) => (await store.db.execute(query)).rows as T[];
+
+describe("demo data", () => {
+  it("gives consumer groups claims, duplicates, late redeliveries and a TTL history", async () => {
+    // The server flushes decision stats on a timer; here the test does it.
+    await stats.flush(store.db);
+    const { groups } = await loadGroups(store.db);
+    const group = (id: string) => groups.find((g) => g.id === id)!;
+    expect(group("email-sender").lateRedeliveries).toBeGreaterThan(0);
+    expect(group("email-sender").ttlSeconds).toBe(3_600);
+    expect(group("ledger-consumer").duplicates).toBeGreaterThan(0);
+    const history = await rows<{ n: number }>(sql`select count(*)::int as n from ttl_changes where consumer_group = 'email-sender'`);
+    expect(history[0]!.n).toBeGreaterThanOrEqual(2);
+  });
+
+  it("leaves idempotency keys in every state", async () => {
+    const states = async () =>
+      (
+        await rows<{ state: string }>(sql`
+          select distinct case when expires_at <= now() then 'expired' when status = 'completed' then 'completed'
+            when locked_until <= now() then 'stuck' else 'in_progress' end as state
+          from idempotency_keys`)
+      )
+        .map((s) => s.state)
+        .sort();
+    // Short locks and a short retention turn into stuck and expired keys within a few seconds.
+    await expect.poll(states, { timeout: 10_000 }).toEqual(["completed", "expired", "in_progress", "stuck"]);
+  });
+});
