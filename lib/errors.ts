@@ -19,6 +19,7 @@ export type ErrorCode =
   | "unprocessable"
   | "rate_limited"
   | "store_unavailable"
+  | "overloaded"
   | "internal";
 
 export class WeirError extends Error {
@@ -94,5 +95,12 @@ export class StoreUnavailableError extends WeirError {
   constructor(readonly retryAfterSeconds = 1, cause?: unknown) {
     super(503, "store_unavailable", "the dedup store is unavailable; no decision was made, retry later");
     if (cause !== undefined) this.cause = cause;
+  }
+}
+
+/** More checks arrived than the store can decide in time: the excess is refused at once, undecided. */
+export class OverloadedError extends WeirError {
+  constructor(readonly retryAfterSeconds = 1) {
+    super(503, "overloaded", "weir is over capacity; no decision was made, retry later");
   }
 }

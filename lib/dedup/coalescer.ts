@@ -1,5 +1,5 @@
 import type { DbOrTx } from "@/db/types";
-import { StoreUnavailableError } from "@/lib/errors";
+import { OverloadedError, StoreUnavailableError } from "@/lib/errors";
 
 interface Pending<I, O> {
   item: I;
@@ -23,6 +23,12 @@ export interface CoalescerOptions {
    * key repeated in the queue waits one statement per copy ahead of it, as long as the store hangs.
    */
   maxWaitMs?: number;
+  /**
+   * Longest time the oldest queued item may have waited before new items are turned away at once
+   * with a 503, in ms (WEIR_SHED_AFTER_MS, default 200). Past capacity the queue would otherwise
+   * grow until maxWaitMs, and every answer, not just the excess, would take seconds.
+   */
+  shedAfterMs?: number;
 }
 
 /**
@@ -37,6 +43,7 @@ export function coalescerOptionsFromEnv(): CoalescerOptions {
     maxInFlight: Number(process.env.WEIR_COALESCE_MAX_IN_FLIGHT ?? Math.max(1, Math.min(4, Math.floor(poolMax / 2)))),
     maxBatch: Number(process.env.WEIR_COALESCE_MAX_BATCH ?? 256),
     maxWaitMs: Number(process.env.WEIR_PG_CONNECT_TIMEOUT_MS || 2000),
+    shedAfterMs: Number(process.env.WEIR_SHED_AFTER_MS || 200),
   };
 }
 
@@ -50,6 +57,11 @@ export type DecideDistinct<I, O> = (db: DbOrTx, items: readonly I[]) => Promise<
  * instead of the pool queue. Keys within one statement are distinct; a repeated
  * key waits for the next one. Every answer comes from that statement's own
  * reads and writes: nothing is answered from memory.
+ *
+ * Admission: when the oldest waiting item has waited longer than shedAfterMs, a new item is
+ * refused at once (503, Retry-After 1) instead of joining a queue it would wait seconds in. The
+ * answer says why: `overloaded` while statements keep completing (weir is behind), or
+ * `store_unavailable` when none has completed for that long (the store is not answering).
  */
 export class StatementCoalescer<I, O> {
   private queue: Pending<I, O>[] = [];
@@ -59,6 +71,12 @@ export class StatementCoalescer<I, O> {
   private readonly maxInFlight: number;
   private readonly maxQueued: number;
   private readonly maxWaitMs: number;
+  private readonly shedAfterMs: number;
+  /**
+   * Date.now() of the last statement that answered: tells "behind" from "stalled". A statement
+   * that failed (timed out, lost its connection) does not count: the store did not answer it.
+   */
+  private lastAnsweredAt = Date.now();
   private expiry: NodeJS.Timeout | undefined;
   private readonly drain = () => {
     this.scheduled = false;
@@ -74,6 +92,7 @@ export class StatementCoalescer<I, O> {
     this.maxInFlight = options.maxInFlight ?? 4;
     this.maxQueued = options.maxQueued ?? 20_000;
     this.maxWaitMs = options.maxWaitMs ?? 2000;
+    this.shedAfterMs = options.shedAfterMs ?? Number.POSITIVE_INFINITY;
   }
 
   get queued(): number {
@@ -81,9 +100,11 @@ export class StatementCoalescer<I, O> {
   }
 
   submit(item: I, key: string): Promise<O> {
-    if (this.queue.length >= this.maxQueued) return Promise.reject(new StoreUnavailableError(1));
+    const now = Date.now();
+    const refusal = this.refusal(now);
+    if (refusal) return Promise.reject(refusal);
     return new Promise<O>((resolve, reject) => {
-      this.queue.push({ item, key, deadline: Date.now() + this.maxWaitMs, resolve, reject });
+      this.queue.push({ item, key, deadline: now + this.maxWaitMs, resolve, reject });
       this.armExpiry();
       if (!this.scheduled && this.inFlight < this.maxInFlight) {
         this.scheduled = true;
@@ -91,6 +112,15 @@ export class StatementCoalescer<I, O> {
         setImmediate(this.drain);
       }
     });
+  }
+
+  /** Why a new item cannot join the queue now, if it cannot. */
+  private refusal(now: number): Error | undefined {
+    const head = this.queue[0];
+    const headWaitedMs = head ? now - (head.deadline - this.maxWaitMs) : 0;
+    if (this.queue.length < this.maxQueued && headWaitedMs <= this.shedAfterMs) return undefined;
+    const stalled = this.inFlight > 0 && now - this.lastAnsweredAt > this.shedAfterMs;
+    return stalled || this.shedAfterMs === Number.POSITIVE_INFINITY ? new StoreUnavailableError(1) : new OverloadedError(1);
   }
 
   /** One timer for the whole queue: items keep their arrival order, so the head expires first. */
@@ -149,6 +179,7 @@ export class StatementCoalescer<I, O> {
       const items = new Array<I>(batch.length);
       for (let i = 0; i < batch.length; i++) items[i] = batch[i]!.item;
       const outcomes = await this.decide(db, items);
+      this.lastAnsweredAt = Date.now();
       for (let i = 0; i < batch.length; i++) batch[i]!.resolve(outcomes[i]!);
     } catch (err) {
       for (const pending of batch) pending.reject(err);
