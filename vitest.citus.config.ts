@@ -22,7 +22,7 @@ export default defineConfig({
       "test/citus/**/*.test.ts",
       "lib/dedup/last-seen/*.test.ts",
       "lib/dedup/window/*.test.ts",
-      "lib/dedup/idempotency/idempotency.test.ts",
+      "lib/dedup/idempotency/{idempotency,begin-function}.test.ts",
       "lib/reset/*.test.ts",
       "lib/console/{key-browser,overview,explain,find,services}.test.ts",
       "test/faults/interleavings.test.ts",

@@ -5,6 +5,7 @@ import { runRaw, type RawStatement } from "@/db/raw";
 import { createTestDatabase, type TestDatabase } from "@/test/test-db";
 import { complete } from "./complete";
 import { release } from "./release";
+import { ageKey } from "./test-helpers";
 import { setScopeSettings } from "./scopes";
 import { beginOneStatement, beginStatement, type KeyRef, type KeyRow } from "./statements";
 
@@ -18,10 +19,7 @@ const hashA = "a".repeat(64);
 const hashB = "b".repeat(64);
 const actor = { id: "test", role: "admin" as const };
 
-async function age(scope: string, key: string, seconds: number): Promise<void> {
-  await store.db.execute(sql`update idempotency_keys set locked_until = locked_until - ${`${seconds} seconds`}::interval,
-    expires_at = expires_at - ${`${seconds} seconds`}::interval where scope = ${scope} and key = ${key}`);
-}
+const age = (scope: string, key: string, seconds: number) => ageKey(store.db, scope, key, seconds);
 
 const waiters = async (scope: string, key: string) =>
   (await store.db.execute<{ waiters: boolean }>(sql`select waiters from idempotency_keys where scope = ${scope} and key = ${key}`)).rows[0]?.waiters;

@@ -1,13 +1,13 @@
 import { randomBytes } from "node:crypto";
 import { sql } from "drizzle-orm";
 import { beforeAll, describe, expect, it } from "vitest";
-import type { DbOrTx } from "@/db/types";
 import { ConflictError, NotFoundError, UnprocessableError, ValidationError } from "@/lib/errors";
 import { withWideDb } from "@/lib/dedup/window/test-helpers";
 import { createTestDatabase, type TestDatabase } from "@/test/test-db";
 import { begin } from "./begin";
 import { complete } from "./complete";
 import { release } from "./release";
+import { ageKey } from "./test-helpers";
 import { findIdempotencyScope, setScopeSettings } from "./scopes";
 
 const actor = { id: "test", role: "admin" as const };
@@ -22,15 +22,7 @@ const hashB = "b".repeat(64);
 const newScope = () => `scope-${randomBytes(4).toString("hex")}`;
 const response = { status: 201, body: '{"id": 7,  "total": 10.50}', headers: { "content-type": "application/json" } };
 
-/** Simulates the passing of time for one key: its lock and expiry move `seconds` into the past. */
-async function age(db: DbOrTx, scope: string, key: string, seconds: number): Promise<void> {
-  const by = `${seconds} seconds`;
-  // Through UTC timestamps: Citus refuses timestamptz - interval (stable) on a column in an UPDATE.
-  await db.execute(sql`update idempotency_keys set
-    locked_until = ((locked_until at time zone 'UTC') - ${by}::interval) at time zone 'UTC',
-    expires_at = ((expires_at at time zone 'UTC') - ${by}::interval) at time zone 'UTC'
-    where scope = ${scope} and key = ${key}`);
-}
+const age = ageKey;
 
 describe("begin / complete / release", () => {
   it("walks the whole state machine: started, in progress, completed, replayed", async () => {
