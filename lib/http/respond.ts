@@ -17,6 +17,21 @@ export function fieldOf(path: readonly PropertyKey[]): string | undefined {
 
 /** The one place where errors become HTTP responses for the machine API. */
 export function errorToResult(err: unknown, requestId: string): HttpResult {
+  const known = knownErrorResult(err);
+  if (known) return known;
+  console.error(`[weir] request ${requestId} failed:`, err);
+  return { status: 500, body: errorBody("internal", `internal error; reference ${requestId}`) };
+}
+
+/** The status and code `errorToResult` answers an error with (for counters: nothing logged). */
+export function errorStatusAndCode(err: unknown): { status: number; code: string } {
+  const known = knownErrorResult(err);
+  if (!known) return { status: 500, code: "internal" };
+  return { status: known.status, code: (known.body as { error: { code: string } }).error.code };
+}
+
+/** The answer to a typed (or otherwise recognised) error; undefined for anything unexpected. */
+function knownErrorResult(err: unknown): HttpResult | undefined {
   if (err instanceof ZodError) {
     const issue = err.issues[0];
     const field = issue ? fieldOf(issue.path) : undefined;
@@ -41,8 +56,7 @@ export function errorToResult(err: unknown, requestId: string): HttpResult {
     const headers = typeof retry === "number" ? { headers: { "retry-after": String(retry) } } : {};
     return { status: err.status, body: err.details ? { error: { ...body.error, ...err.details } } : body, ...headers };
   }
-  console.error(`[weir] request ${requestId} failed:`, err);
-  return { status: 500, body: errorBody("internal", `internal error; reference ${requestId}`) };
+  return undefined;
 }
 
 export function writeResult(res: ServerResponse, result: HttpResult, requestId: string): void {

@@ -1,41 +1,19 @@
-import type { ApiContext, HttpResult, ObservedAs, Route } from "@/lib/http/types";
+import { errorStatusAndCode } from "@/lib/http/respond";
+import type { HttpResult, ObservedAs, Route } from "@/lib/http/types";
 import { observeCleanupBody } from "./cleanup";
-import { classifyError, countBegin, countChecks, countClaims, countRelease, countStoreError, type DecisionMode } from "./outcomes";
+import "./decisions";
+import { countStoreError } from "./outcomes";
 import { metrics } from "./registry";
 
-interface Observer {
-  mode?: DecisionMode;
-  onResult?(result: HttpResult, ctx: ApiContext): void;
-  onError?(code: string, ctx: ApiContext): void;
-}
-
-const BEGIN_ERRORS = new Set(["in_progress", "mismatch"]);
-
 /**
- * How to read the answers of each kind of route (its `observe`) for decision
- * counters; the label of every series is the route's own path pattern. Routes
- * without `observe` only get latency and errors.
+ * The decision-latency mode of a route's answers, by its `observe`. The decisions
+ * themselves are counted where they are made (lib/telemetry/decisions.ts), never
+ * read back from a response body.
  */
-const OBSERVERS: Record<ObservedAs, Observer> = {
-  last_seen: { mode: "last_seen", onResult: (r) => countChecks(r.body) },
-  window: { mode: "window", onResult: (r) => countClaims(r.body) },
-  idempotency_begin: {
-    mode: "idempotency",
-    onResult: (r, ctx) => {
-      const outcome = (r.body as { outcome?: unknown } | undefined)?.outcome;
-      if (typeof outcome === "string" && ctx.params[0]) countBegin(ctx.params[0], outcome);
-    },
-    onError: (code, ctx) => {
-      if (BEGIN_ERRORS.has(code) && ctx.params[0]) countBegin(ctx.params[0], code);
-    },
-  },
-  idempotency_release: {
-    onResult: (r, ctx) => {
-      const released = (r.body as { released?: unknown } | undefined)?.released;
-      if (typeof released === "boolean" && ctx.params[0]) countRelease(ctx.params[0], released);
-    },
-  },
-  cleanup: { onResult: (r) => observeCleanupBody(r.body) },
+const DECISION_MODES: Partial<Record<ObservedAs, "last_seen" | "window" | "idempotency">> = {
+  last_seen: "last_seen",
+  window: "window",
+  idempotency_begin: "idempotency",
 };
 
 function errorCodeOf(result: HttpResult): string {
@@ -44,14 +22,15 @@ function errorCodeOf(result: HttpResult): string {
 }
 
 /**
- * Wraps every route handler: a latency histogram per route pattern, decision
- * counters read from the answers, error counts by code, and store errors (503).
+ * Wraps every route handler: a latency histogram per route pattern (and per
+ * decision mode), error counts by code, store errors (503) and cleanup passes.
  * The handlers stay unaware of metrics; a failing observer never fails a request.
  */
 export function instrumentRoutes(routes: Route[]): Route[] {
   return routes.map((route) => {
-    const observer = route.observe && OBSERVERS[route.observe];
-    const decision = observer?.mode ? metrics.decisionDuration.labels({ mode: observer.mode, route: route.path }) : undefined;
+    const mode = route.observe && DECISION_MODES[route.observe];
+    const decision = mode ? metrics.decisionDuration.labels({ mode, route: route.path }) : undefined;
+    const cleanup = route.observe === "cleanup";
     return {
       ...route,
       handler: async (ctx) => {
@@ -61,17 +40,14 @@ export function instrumentRoutes(routes: Route[]): Route[] {
           const result = await route.handler(ctx);
           status = result.status;
           safely(() => {
-            if (status < 400) observer?.onResult?.(result, ctx);
-            else recordError(route, errorCodeOf(result), status);
+            if (status >= 400) recordError(route, errorCodeOf(result), status);
+            else if (cleanup) observeCleanupBody(result.body);
           });
           return result;
         } catch (err) {
-          const classified = classifyError(err);
+          const classified = errorStatusAndCode(err);
           status = classified.status;
-          safely(() => {
-            recordError(route, classified.code, status);
-            observer?.onError?.(classified.code, ctx);
-          });
+          safely(() => recordError(route, classified.code, status));
           throw err;
         } finally {
           const seconds = (performance.now() - started) / 1000;

@@ -1,5 +1,6 @@
 import { runRaw } from "@/db/raw";
 import type { DbOrTx } from "@/db/types";
+import { onDecision, type DecisionEvent } from "@/lib/telemetry/decisions";
 
 export type SubjectKind = "service" | "group" | "scope";
 export type Outcome = "new" | "changed" | "duplicate" | "error" | "late";
@@ -95,3 +96,29 @@ export class StatsRecorder {
 
 const RECORDER = Symbol.for("weir.statsRecorder");
 export const stats: StatsRecorder = ((globalThis as Record<symbol, StatsRecorder>)[RECORDER] ??= new StatsRecorder());
+
+// A mismatch is the idempotency analogue of `changed`: the same key with different content.
+const BEGIN_OUTCOMES: Record<Extract<DecisionEvent, { mode: "idempotency" }>["decision"], Outcome> = {
+  started: "new",
+  completed: "duplicate",
+  in_progress: "duplicate",
+  mismatch: "changed",
+  error: "error",
+};
+
+/** The rollup's reading of a decision event: its subject, its outcome, and a late redelivery as a second count. */
+export function recordDecision(event: DecisionEvent, into: StatsRecorder = stats): void {
+  switch (event.mode) {
+    case "last_seen":
+      return into.record("service", event.subject, event.decision);
+    case "window":
+      into.record("group", event.subject, event.decision);
+      if (event.lateBySeconds !== undefined) into.record("group", event.subject, "late");
+      return;
+    case "idempotency":
+      return into.record("scope", event.subject, BEGIN_OUTCOMES[event.decision]);
+  }
+}
+
+// Every process that can flush the rollup (it imported `stats`) counts every decision made in it.
+onDecision("stats", (event) => recordDecision(event));

@@ -3,7 +3,7 @@ import { runRaw } from "@/db/raw";
 import type { DbOrTx } from "@/db/types";
 import { asStoreError } from "@/db/unavailable";
 import { ValidationError } from "@/lib/errors";
-import { stats } from "@/lib/stats/recorder";
+import { decided } from "@/lib/telemetry/decisions";
 import { decideBegin, recordBegin } from "./begin";
 import { keyListenerFor } from "./key-listener";
 import { RELEASED } from "./statements";
@@ -46,7 +46,7 @@ export async function beginWaiting(store: Store, ref: IdempotencyKeyRef, waitSec
     recordBegin(ref.scope, result);
     return result;
   } catch (err) {
-    if (!(err instanceof ValidationError)) stats.record("scope", ref.scope, "error");
+    if (!(err instanceof ValidationError)) decided({ mode: "idempotency", subject: ref.scope, decision: "error" });
     throw err;
   }
 }

@@ -3,21 +3,13 @@ import { runRaw } from "@/db/raw";
 import type { DbOrTx } from "@/db/types";
 import { asStoreError } from "@/db/unavailable";
 import { ValidationError } from "@/lib/errors";
-import { stats, type Outcome } from "@/lib/stats/recorder";
+import { decided } from "@/lib/telemetry/decisions";
 import { assertKeyRef, verdictOf } from "./key-row";
 import { beginOneStatement, beginStatement, peekStatement, type KeyRow } from "./statements";
 import type { BeginResult, IdempotencyKeyRef } from "./types";
 
 // Each retry follows a change committed by another begin; a handful cannot all be lost.
 const MAX_ROUNDS = 5;
-
-// A mismatch is the idempotency analogue of `changed`: the same key with different content.
-const OUTCOME_STATS: Record<BeginResult["outcome"], Outcome> = {
-  started: "new",
-  completed: "duplicate",
-  in_progress: "duplicate",
-  mismatch: "changed",
-};
 
 /**
  * Starts the work behind an idempotency key, or says why not: `in_progress`
@@ -30,7 +22,7 @@ export async function begin(db: DbOrTx, ref: IdempotencyKeyRef): Promise<BeginRe
     recordBegin(ref.scope, result);
     return result;
   } catch (err) {
-    if (!(err instanceof ValidationError)) stats.record("scope", ref.scope, "error");
+    if (!(err instanceof ValidationError)) decided({ mode: "idempotency", subject: ref.scope, decision: "error" });
     throw err;
   }
 }
@@ -53,6 +45,7 @@ export async function decideBegin(db: DbOrTx, ref: IdempotencyKeyRef): Promise<B
   return result;
 }
 
+/** The one telemetry event of a begin, however many times the key was read to answer it. */
 export function recordBegin(scope: string, result: BeginResult): void {
-  stats.record("scope", scope, OUTCOME_STATS[result.outcome]);
+  decided({ mode: "idempotency", subject: scope, decision: result.outcome });
 }

@@ -1,6 +1,7 @@
 import { runRaw } from "@/db/raw";
 import type { DbOrTx } from "@/db/types";
 import { asStoreError } from "@/db/unavailable";
+import { decided } from "@/lib/telemetry/decisions";
 import { assertAttempt, assertKeyRef } from "./key-row";
 import { notifyKeyChanged } from "./notify";
 import { refuseStale } from "./refusal";
@@ -34,6 +35,12 @@ returning k.waiters
  * caller), of any request, can start it again, as the next attempt.
  */
 export async function release(db: DbOrTx, input: ReleaseInput): Promise<ReleaseResult> {
+  const result = await releaseKey(db, input);
+  decided({ mode: "idempotency_release", subject: input.scope, decision: result.released ? "released" : "not_released" });
+  return result;
+}
+
+async function releaseKey(db: DbOrTx, input: ReleaseInput): Promise<ReleaseResult> {
   assertKeyRef(input);
   assertAttempt(input.attempt);
   let state: KeyState | undefined;

@@ -1,6 +1,6 @@
 import type { DbOrTx } from "@/db/types";
 import { StatementCoalescer, type CoalescerOptions } from "../coalescer";
-import { decideDistinct, type CheckOutcome, type HashedCheck } from "./decide";
+import { decideCounted, type CheckOutcome, type HashedCheck } from "./decide";
 
 export type { CoalescerOptions };
 
@@ -13,7 +13,7 @@ export class CheckCoalescer {
   private readonly inner: StatementCoalescer<HashedCheck, CheckOutcome>;
 
   constructor(getDb: () => Promise<DbOrTx>, options: CoalescerOptions = {}) {
-    this.inner = new StatementCoalescer(getDb, decideDistinct, options);
+    this.inner = new StatementCoalescer(getDb, decideCounted, options);
   }
 
   get queued(): number {

@@ -1,6 +1,7 @@
 import { isCitus } from "@/db/citus";
 import { runRaw } from "@/db/raw";
 import type { DbOrTx } from "@/db/types";
+import { decided } from "@/lib/telemetry/decisions";
 import { forEachLimited, ROUTED_CONCURRENCY } from "../routed";
 import { currentVersionStatement, decideOneStatement, decideStatement, type DecideRow, type StatementItem } from "./statement";
 
@@ -77,12 +78,28 @@ function toOutcome(item: HashedCheck, decision: Decision, version: number): Chec
   return { serviceId: item.serviceId, messageId: item.messageId, decision, version, hash: item.hash };
 }
 
+/**
+ * decideDistinct, with one telemetry event per decision (or per item that failed):
+ * what single checks (through the coalescer), batches and library mode all run.
+ */
+export async function decideCounted(db: DbOrTx, items: readonly HashedCheck[]): Promise<CheckOutcome[]> {
+  let outcomes: CheckOutcome[];
+  try {
+    outcomes = await decideDistinct(db, items);
+  } catch (err) {
+    for (const item of items) decided({ mode: "last_seen", subject: item.serviceId, decision: "error" });
+    throw err;
+  }
+  for (const outcome of outcomes) decided({ mode: "last_seen", subject: outcome.serviceId, decision: outcome.decision });
+  return outcomes;
+}
+
 /** Decides any list of checks in order: one statement per round of distinct keys. */
 export async function decideInOrder(db: DbOrTx, items: readonly HashedCheck[]): Promise<CheckOutcome[]> {
   const outcomes = new Array<CheckOutcome>(items.length);
   for (const round of splitIntoRounds(items)) {
-    const decided = await decideDistinct(db, round.map((index) => items[index]!));
-    round.forEach((index, position) => (outcomes[index] = decided[position]!));
+    const done = await decideCounted(db, round.map((index) => items[index]!));
+    round.forEach((index, position) => (outcomes[index] = done[position]!));
   }
   return outcomes;
 }

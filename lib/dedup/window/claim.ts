@@ -2,7 +2,7 @@ import { isCitus } from "@/db/citus";
 import { runRaw } from "@/db/raw";
 import type { DbOrTx } from "@/db/types";
 import { asStoreError } from "@/db/unavailable";
-import { stats } from "@/lib/stats/recorder";
+import { decided } from "@/lib/telemetry/decisions";
 import { forEachLimited, ROUTED_CONCURRENCY } from "../routed";
 import { claimOneStatement, claimStatement, type ClaimKey, type ClaimRow } from "./claim-statement";
 import { defaultTtlSeconds } from "./default-ttl";
@@ -43,7 +43,7 @@ export async function claimMany(db: DbOrTx, items: readonly ClaimKey[]): Promise
       round.forEach((index, position) => (outcomes[index] = decided[position]!));
     }
   } catch (err) {
-    for (const item of items) stats.record("group", item.consumerGroup, "error");
+    for (const item of items) decided({ mode: "window", subject: item.consumerGroup, decision: "error" });
     throw asStoreError(err);
   }
   recordClaims(outcomes);
@@ -59,7 +59,7 @@ export async function claimDistinctCounted(db: DbOrTx, items: readonly ClaimKey[
   try {
     outcomes = await claimDistinct(db, items, defaultTtlSeconds());
   } catch (err) {
-    for (const item of items) stats.record("group", item.consumerGroup, "error");
+    for (const item of items) decided({ mode: "window", subject: item.consumerGroup, decision: "error" });
     throw asStoreError(err);
   }
   recordClaims(outcomes);
@@ -86,8 +86,7 @@ async function claimDistinct(db: DbOrTx, keys: readonly ClaimKey[], ttl: number)
 
 function recordClaims(outcomes: readonly ClaimOutcome[]): void {
   for (const outcome of outcomes) {
-    stats.record("group", outcome.consumerGroup, outcome.decision);
-    if (outcome.lateRedelivery) stats.record("group", outcome.consumerGroup, "late");
+    decided({ mode: "window", subject: outcome.consumerGroup, decision: outcome.decision, lateBySeconds: outcome.lateRedelivery?.lateBySeconds });
   }
 }
 

@@ -1,10 +1,9 @@
 import type { DbOrTx } from "@/db/types";
 import type { CheckCoalescer } from "@/lib/dedup/last-seen/coalescer";
-import { decideInOrder, type CheckOutcome } from "@/lib/dedup/last-seen/decide";
+import { decideInOrder } from "@/lib/dedup/last-seen/decide";
 import { hashPayloadSlice } from "@/lib/dedup/last-seen/hash-envelope";
 import { NotFoundError, ValidationError } from "@/lib/errors";
 import { serviceConfigs } from "@/lib/services/service-config";
-import { stats } from "@/lib/stats/recorder";
 import {
   checkBatchRequestSchema,
   checkBatchResponseSchema,
@@ -27,19 +26,6 @@ function keyOf(envelope: CheckEnvelope, prefix: string) {
 }
 
 const ignoredFor = (serviceId: string) => serviceConfigs.peekIgnored(serviceId);
-
-function recordOutcomes(outcomes: readonly CheckOutcome[]): void {
-  for (const outcome of outcomes) stats.record("service", outcome.serviceId, outcome.decision);
-}
-
-async function withErrorStats<T>(serviceIds: Iterable<string>, run: () => Promise<T>): Promise<T> {
-  try {
-    return await run();
-  } catch (err) {
-    if (!(err instanceof NotFoundError)) for (const id of new Set(serviceIds)) stats.record("service", id, "error");
-    throw err;
-  }
-}
 
 export function checkRoutes(coalescer: CheckCoalescer): Route[] {
   return [
@@ -65,16 +51,9 @@ export function checkRoutes(coalescer: CheckCoalescer): Route[] {
         const key = keyOf(envelope, "");
         ctx.requireScope("services", key.serviceId);
         // The hot path: no closure, no promise for the cached service settings.
-        try {
-          const { db } = await ctx.store();
-          const config = serviceConfigs.fresh(db, key.serviceId) ?? (await serviceConfigs.require(db, key.serviceId));
-          const outcome = await coalescer.submit(hashPayloadSlice(config, key.messageId, text, envelope));
-          stats.record("service", outcome.serviceId, outcome.decision);
-          return ok(outcome);
-        } catch (err) {
-          if (!(err instanceof NotFoundError)) stats.record("service", key.serviceId, "error");
-          throw err;
-        }
+        const { db } = await ctx.store();
+        const config = serviceConfigs.fresh(db, key.serviceId) ?? (await serviceConfigs.require(db, key.serviceId));
+        return ok(await coalescer.submit(hashPayloadSlice(config, key.messageId, text, envelope)));
       },
     },
     {
@@ -93,21 +72,14 @@ export function checkRoutes(coalescer: CheckCoalescer): Route[] {
         const envelopes = parseCheckBatch(text, ignoredFor);
         const keys = envelopes.map((envelope, i) => keyOf(envelope, `items[${i}]`));
         for (const key of keys) ctx.requireScope("services", key.serviceId);
-        return withErrorStats(
-          keys.map((k) => k.serviceId),
-          async () => {
-            const db: DbOrTx = (await ctx.store()).db;
-            const configs = await serviceConfigs.get(db, keys.map((k) => k.serviceId));
-            const hashed = keys.map((key, i) => {
-              const config = configs.get(key.serviceId);
-              if (!config) throw new NotFoundError(`service "${key.serviceId}" is not registered`, `items[${i}].serviceId`);
-              return hashPayloadSlice(config, key.messageId, text, envelopes[i]!);
-            });
-            const results = await decideInOrder(db, hashed);
-            recordOutcomes(results);
-            return ok({ results });
-          },
-        );
+        const db: DbOrTx = (await ctx.store()).db;
+        const configs = await serviceConfigs.get(db, keys.map((k) => k.serviceId));
+        const hashed = keys.map((key, i) => {
+          const config = configs.get(key.serviceId);
+          if (!config) throw new NotFoundError(`service "${key.serviceId}" is not registered`, `items[${i}].serviceId`);
+          return hashPayloadSlice(config, key.messageId, text, envelopes[i]!);
+        });
+        return ok({ results: await decideInOrder(db, hashed) });
       },
     },
   ];

@@ -1,0 +1,54 @@
+/**
+ * One typed event per decision, emitted once by the engine where the decision is
+ * made (single check, batch, library mode, coalescer alike) and read by every
+ * subscriber: the stats rollup (lib/stats) and the Prometheus counters (lib/metrics).
+ * A plain call into a short array of sinks, no emitter: it runs on the hot path.
+ */
+export type DecisionEvent =
+  | { mode: "last_seen"; subject: string; decision: "new" | "changed" | "duplicate" | "error" }
+  | { mode: "window"; subject: string; decision: "new" | "duplicate" | "error"; lateBySeconds?: number }
+  | { mode: "idempotency"; subject: string; decision: "started" | "completed" | "in_progress" | "mismatch" | "error" }
+  | { mode: "idempotency_release"; subject: string; decision: "released" | "not_released" };
+
+export type DecisionMode = DecisionEvent["mode"];
+export type DecisionSink = (event: DecisionEvent) => void;
+
+interface Sinks {
+  names: string[];
+  list: DecisionSink[];
+}
+
+// server.ts and Next's bundles may load this module separately: one list per process.
+const HANDLE = Symbol.for("weir.telemetry.decisionSinks");
+const sinks: Sinks = ((globalThis as Record<symbol, Sinks>)[HANDLE] ??= { names: [], list: [] });
+
+/**
+ * Subscribes `sink` under `name`; subscribing a name again replaces its sink, so a
+ * module loaded twice in one process still counts each decision once.
+ */
+export function onDecision(name: string, sink: DecisionSink): () => void {
+  const at = sinks.names.indexOf(name);
+  if (at >= 0) sinks.list[at] = sink;
+  else {
+    sinks.names.push(name);
+    sinks.list.push(sink);
+  }
+  return () => {
+    const index = sinks.list.indexOf(sink);
+    if (index < 0) return;
+    sinks.names.splice(index, 1);
+    sinks.list.splice(index, 1);
+  };
+}
+
+/** Tells every subscriber about one decision; a failing subscriber never fails the decision. */
+export function decided(event: DecisionEvent): void {
+  const list = sinks.list;
+  for (let i = 0; i < list.length; i++) {
+    try {
+      list[i]!(event);
+    } catch (err) {
+      console.error(`[weir] decision subscriber ${sinks.names[i]} failed: ${(err as Error).message}`);
+    }
+  }
+}
