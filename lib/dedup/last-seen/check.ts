@@ -2,7 +2,7 @@ import type { DbOrTx } from "@/db/types";
 import { structuralHash } from "@/lib/dedup/canonical/structural-hash";
 import { NotFoundError, ValidationError } from "@/lib/errors";
 import { checkKeySchema } from "@/lib/validation/check";
-import { serviceConfigs, type ServiceConfig } from "@/lib/services/service-config";
+import { serviceConfigs, type ServiceConfig } from "./service-config";
 import { decideInOrder, type CheckOutcome, type HashedCheck } from "./decide";
 
 export interface CheckInput {

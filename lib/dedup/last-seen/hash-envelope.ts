@@ -1,6 +1,6 @@
 import { hashJsonAt } from "@/lib/dedup/canonical/canonical-json";
 import type { IgnoredPathTrie } from "@/lib/dedup/canonical/ignored-paths";
-import type { ServiceConfig } from "@/lib/services/service-config";
+import type { ServiceConfig } from "./service-config";
 import type { HashedCheck } from "./decide";
 
 export interface PayloadSlice {

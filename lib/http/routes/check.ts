@@ -3,7 +3,7 @@ import type { CheckCoalescer } from "@/lib/dedup/last-seen/coalescer";
 import { decideInOrder } from "@/lib/dedup/last-seen/decide";
 import { hashPayloadSlice } from "@/lib/dedup/last-seen/hash-envelope";
 import { NotFoundError, ValidationError } from "@/lib/errors";
-import { serviceConfigs } from "@/lib/services/service-config";
+import { serviceConfigs } from "@/lib/dedup/last-seen/service-config";
 import {
   checkBatchRequestSchema,
   checkBatchResponseSchema,

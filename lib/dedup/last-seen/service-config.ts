@@ -1,0 +1,115 @@
+import { findServices, type ServiceRow } from "@/db/queries/services";
+import type { DbOrTx } from "@/db/types";
+import { compileIgnoredPaths, type IgnoredPathTrie } from "@/lib/dedup/canonical/ignored-paths";
+import { NotFoundError } from "@/lib/errors";
+
+/** What the check path needs to know about a service, compiled once. */
+export interface ServiceConfig {
+  id: string;
+  historyDepth: number;
+  ignoredPaths: readonly string[];
+  ignoredTrie: IgnoredPathTrie | null;
+}
+
+export function toServiceConfig(row: ServiceRow): ServiceConfig {
+  return {
+    id: row.id,
+    historyDepth: row.historyDepth,
+    ignoredPaths: row.ignoredPaths,
+    ignoredTrie: compileIgnoredPaths(row.ignoredPaths),
+  };
+}
+
+/**
+ * Service settings cached per process so a check costs one statement. A change
+ * made on this node applies at once (invalidate); other nodes pick it up within
+ * `ttlMs` (default 5 s), documented in the README.
+ */
+export class ServiceConfigCache {
+  private readonly entries = new Map<string, { config: ServiceConfig; loadedAt: number }>();
+  /** Loads in flight, so that many requests missing the same service cost one query. */
+  private readonly loading = new Map<string, Promise<ServiceConfig | undefined>>();
+  /** Bumped by invalidate(): a load that started before it must not cache what it read. */
+  private generation = 0;
+
+  constructor(private readonly ttlMs = Number(process.env.WEIR_SERVICE_CACHE_MS ?? 5000)) {}
+
+  async get(db: DbOrTx, ids: Iterable<string>): Promise<Map<string, ServiceConfig>> {
+    const now = Date.now();
+    const found = new Map<string, ServiceConfig>();
+    const missing: string[] = [];
+    for (const id of new Set(ids)) {
+      const entry = this.entries.get(id);
+      if (entry && now - entry.loadedAt < this.ttlMs) found.set(id, entry.config);
+      else missing.push(id);
+    }
+    if (missing.length > 0) {
+      for (const row of await findServices(db, missing)) found.set(row.id, this.store(row, now));
+    }
+    return found;
+  }
+
+  async require(db: DbOrTx, id: string): Promise<ServiceConfig> {
+    const config = this.fresh(db, id) ?? (await this.load(db, id));
+    if (!config) throw new NotFoundError(`service "${id}" is not registered`, "serviceId");
+    return config;
+  }
+
+  /**
+   * The cached settings while they are younger than the TTL, without a query or
+   * a promise (the hot path). In the last fifth of the TTL one background load
+   * renews them, so in steady state no request waits for a refresh.
+   */
+  fresh(db: DbOrTx, id: string): ServiceConfig | undefined {
+    const entry = this.entries.get(id);
+    if (!entry) return undefined;
+    const age = Date.now() - entry.loadedAt;
+    if (age >= this.ttlMs) return undefined;
+    if (age >= this.ttlMs * 0.8 && !this.loading.has(id)) {
+      this.load(db, id).catch((err: Error) => console.error(`[weir] refreshing service ${id} failed: ${err.message}`));
+    }
+    return entry.config;
+  }
+
+  private load(db: DbOrTx, id: string): Promise<ServiceConfig | undefined> {
+    let pending = this.loading.get(id);
+    if (!pending) {
+      const generation = this.generation;
+      pending = findServices(db, [id])
+        .then((rows) => rows[0] && (generation === this.generation ? this.store(rows[0], Date.now()) : toServiceConfig(rows[0])))
+        .finally(() => this.loading.delete(id));
+      this.loading.set(id, pending);
+    }
+    return pending;
+  }
+
+  /** Keeps the cached object when nothing changed, so a hash taken with its ignored paths stays reusable. */
+  private store(row: ServiceRow, now: number): ServiceConfig {
+    const cached = this.entries.get(row.id)?.config;
+    const same =
+      cached !== undefined &&
+      cached.historyDepth === row.historyDepth &&
+      cached.ignoredPaths.length === row.ignoredPaths.length &&
+      cached.ignoredPaths.every((path, i) => path === row.ignoredPaths[i]);
+    const config = same ? cached : toServiceConfig(row);
+    this.entries.set(row.id, { config, loadedAt: now });
+    return config;
+  }
+
+  /** The cached ignored paths of a service, without a query; undefined when not cached. */
+  peekIgnored(id: string): IgnoredPathTrie | null | undefined {
+    const entry = this.entries.get(id);
+    return entry && Date.now() - entry.loadedAt < this.ttlMs ? entry.config.ignoredTrie : undefined;
+  }
+
+  invalidate(id?: string): void {
+    this.generation++;
+    if (id === undefined) this.entries.clear();
+    else this.entries.delete(id);
+  }
+}
+
+const CACHE = Symbol.for("weir.serviceConfigCache");
+/** One cache per process, shared by the API layer and Next's bundles. */
+export const serviceConfigs: ServiceConfigCache = ((globalThis as Record<symbol, ServiceConfigCache>)[CACHE] ??=
+  new ServiceConfigCache());

@@ -1,0 +1,99 @@
+import { readdirSync, readFileSync } from "node:fs";
+import path from "node:path";
+import { describe, expect, it } from "vitest";
+
+/**
+ * The rooms of weir and what each may import (README, "How it is built"). A room
+ * only imports rooms below it, so a change has one room to go to and the check path
+ * never climbs back up (handler -> verb -> statement). Tests, fixtures and test
+ * helpers may import anything; they are not checked.
+ */
+const BASE = ["lib/errors", "lib/telemetry", "lib/csv", "lib/seeded-random"];
+const ENGINE = [...BASE, "db", "lib/dedup/canonical", "lib/validation"];
+const RULES: Record<string, readonly string[]> = {
+  "lib/errors": [],
+  "lib/csv": [],
+  "lib/seeded-random": [],
+  "lib/telemetry": ["lib/errors"],
+  db: ["lib/errors"],
+  // The one-pass parse and hash: the hot path's exception, usable by the typed client too.
+  "lib/dedup/canonical": ["lib/errors"],
+  "lib/validation": ["lib/errors", "lib/dedup/canonical", "lib/reset"],
+  "lib/client": ["lib/dedup/canonical", "lib/validation"],
+  "lib/auth": [...BASE, "db", "lib/validation"],
+  "lib/reset": [...BASE, "db", "lib/auth", "lib/validation"],
+  // The engine: decisions and their verbs. Never the services area, the stats, the metrics or a door.
+  "lib/dedup": [...ENGINE, "lib/auth"],
+  "lib/services": [...ENGINE, "lib/auth", "lib/dedup"],
+  "lib/stats": [...BASE, "db"],
+  "lib/demo": [...BASE, "db", "lib/dedup", "lib/services"],
+  "lib/console": [...ENGINE, "lib/auth", "lib/dedup", "lib/reset", "lib/services", "lib/stats"],
+  "lib/audit": [...ENGINE, "lib/auth", "lib/console"],
+  "lib/metrics": [...BASE, "db", "lib/dedup", "lib/http"],
+  "lib/http": [...ENGINE, "lib/auth", "lib/dedup", "lib/reset", "lib/services", "lib/audit", "lib/metrics"],
+  "lib/actions": [...ENGINE, "lib/auth", "lib/dedup", "lib/reset", "lib/services", "lib/audit", "lib/console"],
+  components: [...BASE, "lib/actions", "lib/auth", "lib/console", "lib/validation"],
+  // Routing only: never db/ or the engine directly.
+  app: [...BASE, "components", "lib/actions", "lib/audit", "lib/auth", "lib/console", "lib/reset", "lib/services", "lib/validation"],
+  cli: [...ENGINE, "lib/auth", "lib/client", "lib/dedup", "lib/demo", "lib/http", "lib/reset", "lib/services"],
+};
+
+const ROOT = path.resolve(import.meta.dirname, "..");
+const NOT_CHECKED = /\.test\.tsx?$|\.fixture\.ts$|test-helpers\.ts$|\.d\.ts$/;
+
+/** The room of a path relative to the repository: lib/<area>, lib/dedup/canonical, or a top-level folder. */
+function roomOf(file: string): string {
+  const parts = file.split("/");
+  if (file.startsWith("lib/dedup/canonical/")) return "lib/dedup/canonical";
+  if (parts[0] === "lib") return parts.length > 2 ? `lib/${parts[1]}` : `lib/${parts[1]!.replace(/\.tsx?$/, "")}`;
+  return parts[0]!;
+}
+
+function sourceFiles(dir: string): string[] {
+  return readdirSync(path.join(ROOT, dir), { withFileTypes: true, recursive: true })
+    .filter((entry) => entry.isFile() && /\.tsx?$/.test(entry.name) && !NOT_CHECKED.test(entry.name))
+    .map((entry) => path.relative(ROOT, path.join(entry.parentPath, entry.name)));
+}
+
+/** The repository path an import specifier points at, or undefined for a package. */
+function targetOf(file: string, specifier: string): string | undefined {
+  if (specifier.startsWith("@/")) return specifier.slice(2);
+  if (specifier.startsWith(".")) return path.relative(ROOT, path.resolve(ROOT, path.dirname(file), specifier));
+  return undefined;
+}
+
+function importsOf(file: string): string[] {
+  const text = readFileSync(path.join(ROOT, file), "utf8");
+  const static_ = [...text.matchAll(/(?:import|export)\s[^;]*?from\s+"([^"]+)"|import\s+"([^"]+)"/g)].map((m) => (m[1] ?? m[2])!);
+  const dynamic = [...text.matchAll(/import\(\s*"([^"]+)"\s*\)/g)].map((m) => m[1]!);
+  return [...static_, ...dynamic];
+}
+
+describe("rooms and their imports", () => {
+  it("names every room that holds source files", () => {
+    const rooms = new Set(["app", "components", "cli", "db", "lib"].flatMap(sourceFiles).map(roomOf));
+    expect([...rooms].filter((room) => !(room in RULES))).toEqual([]);
+  });
+
+  it("imports only rooms below, so nothing climbs back up", () => {
+    const breaches: string[] = [];
+    for (const file of ["app", "components", "cli", "db", "lib"].flatMap(sourceFiles)) {
+      const from = roomOf(file);
+      const allowed = RULES[from] ?? [];
+      for (const specifier of importsOf(file)) {
+        const target = targetOf(file, specifier);
+        if (target === undefined) continue;
+        const to = roomOf(target);
+        if (to !== from && !allowed.includes(to)) breaches.push(`${file} (${from}) imports ${specifier} (${to})`);
+      }
+    }
+    expect(breaches).toEqual([]);
+  });
+
+  it("keeps the engine out of the services area: the check's settings cache is in its own room", () => {
+    expect(roomOf("lib/dedup/last-seen/service-config.ts")).toBe("lib/dedup");
+    expect(RULES["lib/dedup"]).not.toContain("lib/services");
+    expect(roomOf("lib/dedup/canonical/structural-hash.ts")).toBe("lib/dedup/canonical");
+    expect(roomOf("lib/errors.ts")).toBe("lib/errors");
+  });
+});
