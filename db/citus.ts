@@ -47,8 +47,9 @@ export const REFERENCE_TABLES: readonly string[] = [
 
 /** The one-key decision functions, each run beside the shard of its key (by message id, or idempotency key). */
 export const DISTRIBUTED_FUNCTIONS: readonly { signature: string; argument: string; colocateWith: string }[] = [
-  { signature: "weir_last_seen_decide(text, text, bytea, text, int)", argument: "p_message_id", colocateWith: "last_seen" },
-  { signature: "weir_window_claim(text, text, int)", argument: "p_message_id", colocateWith: "window_records" },
+  { signature: "weir_last_seen_decide_v2(text, text, bytea, text, int)", argument: "p_message_id", colocateWith: "last_seen" },
+  { signature: "weir_window_claim_v2(text, text, int)", argument: "p_message_id", colocateWith: "window_records" },
+  { signature: "weir_window_release(text, text, int, timestamp with time zone, timestamp with time zone)", argument: "p_message_id", colocateWith: "window_records" },
   { signature: "weir_idempotency_begin(text, text, bytea, int, int)", argument: "p_key", colocateWith: "idempotency_keys" },
 ];
 

@@ -15,6 +15,8 @@ export const lastSeen = pgTable(
     serviceId: text("service_id").notNull(),
     messageId: text("message_id").notNull(),
     hash: digest("hash").notNull(),
+    /** The hash the latest change replaced, so that change can be reverted; null for version 1 and after a revert. */
+    previousHash: digest("previous_hash"),
     version: bigint("version", { mode: "number" }).notNull(),
     firstSeen: timestamp("first_seen", { withTimezone: true }).notNull().defaultNow(),
     lastChanged: timestamp("last_changed", { withTimezone: true }).notNull().defaultNow(),

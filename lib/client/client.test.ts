@@ -150,6 +150,7 @@ describe("typed calls", () => {
     const calls: Methods = {
       check: () => r.check({ serviceId: "s", messageId: "m", payload: 1 }),
       checkBatch: () => r.checkBatch([]),
+      revert: () => r.revert({ serviceId: "s", messageId: "m", version: 1 }),
       claim: () => r.claim({ consumerGroup: "g", messageId: "m" }),
       claimBatch: () => r.claimBatch([]),
       listConsumerGroups: () => r.listConsumerGroups(),

@@ -29,6 +29,8 @@ import type {
   PutScopeResponse,
   ReleaseInput,
   ReleaseResponse,
+  RevertRequest,
+  RevertResponse,
   Service,
   ServiceSettings,
   SetUserRoleInput,
@@ -70,6 +72,14 @@ export class WeirClient {
   async checkBatch(items: readonly CheckRequest[], call?: CallOptions): Promise<CheckResponse[]> {
     const { body, requestId } = await this.transport.json("POST", "/api/v1/check/batch", { items }, call);
     return batchDecisions(body, items, requestId, checkDecision);
+  }
+
+  /**
+   * Takes back a `new` or `changed` after the side effect failed: the key goes back to the
+   * previous hash and version (no state after a `new`). 409 when the key is no longer at `version`.
+   */
+  async revert(input: RevertRequest, call?: CallOptions): Promise<RevertResponse> {
+    return (await this.transport.json<RevertResponse>("POST", "/api/v1/check/revert", input, call)).body;
   }
 
   // ---- window dedup ----

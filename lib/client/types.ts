@@ -4,6 +4,8 @@ import type {
   checkRequestSchema,
   checkResponseSchema,
   decisionSchema,
+  revertRequestSchema,
+  revertResponseSchema,
 } from "../validation/check";
 import type {
   beginCompletedSchema,
@@ -44,6 +46,8 @@ export type CheckRequest = Omit<z.input<typeof checkRequestSchema>, "payload"> &
 export type CheckResponse = z.output<typeof checkResponseSchema>;
 export type CheckBatchResponse = z.output<typeof checkBatchResponseSchema>;
 export type Decision = z.output<typeof decisionSchema>;
+export type RevertRequest = z.input<typeof revertRequestSchema>;
+export type RevertResponse = z.output<typeof revertResponseSchema>;
 
 export type ClaimRequest = z.input<typeof claimRequestSchema>;
 export type ClaimResponse = z.output<typeof claimResponseSchema>;

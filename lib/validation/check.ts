@@ -28,8 +28,30 @@ export const checkResponseSchema = z.object({
   decision: decisionSchema,
   version: z.number().int().describe("Version of the stored state after this check"),
   hash: hashSchema,
+  acceptedAt: z
+    .string()
+    .describe("ISO 8601: when the stored version was accepted. For a duplicate, what it matched: version `version`, accepted then"),
 });
 
 export const checkBatchResponseSchema = z.object({
   results: z.array(checkResponseSchema).describe("In the order of the request's items"),
+});
+
+export const revertRequestSchema = z.object({
+  serviceId: serviceIdSchema,
+  messageId: messageIdSchema,
+  version: z
+    .number()
+    .int()
+    .min(1)
+    .max(Number.MAX_SAFE_INTEGER)
+    .describe("The version a check answered `new` or `changed` with; reverted only while the key is still at it"),
+});
+
+export const revertResponseSchema = z.object({
+  serviceId: serviceIdSchema,
+  messageId: messageIdSchema,
+  revertedVersion: z.number().int().describe("The version that was taken back"),
+  version: z.number().int().nullable().describe("The key's version now; null when a `new` was reverted and the key has no state"),
+  hash: hashSchema.nullable().describe("The hash stored again; null when the key has no state"),
 });

@@ -3,6 +3,7 @@ import { begin } from "@/lib/dedup/idempotency/begin";
 import { complete } from "@/lib/dedup/idempotency/complete";
 import { release } from "@/lib/dedup/idempotency/release";
 import { check, checkMany } from "@/lib/dedup/last-seen/check";
+import { revertStatements } from "@/lib/dedup/last-seen/revert";
 import { claim, claimMany } from "@/lib/dedup/window/claim";
 import { createService } from "@/test/factories";
 import { createTestDatabase, type TestDatabase } from "./citus-test-db";
@@ -41,7 +42,16 @@ describe("every hot statement is a router plan on Citus (one task, one shard)", 
         { serviceId: lean, messageId: "m-3", payload: { a: 3 } },
       ]);
     });
-    expect(new Set(sent.map((s) => s.name))).toEqual(new Set(["weir_last_seen_decide_one_v1"]));
+    expect(new Set(sent.map((s) => s.name))).toEqual(new Set(["weir_last_seen_decide_one_v2"]));
+  });
+
+  it("last-seen revert: the compare-and-swap, the history drop and the state read", async () => {
+    const serviceId = await createService(store.db);
+    await check(store.db, { serviceId, messageId: "rv-1", payload: 1 });
+    for (const version of [1, 2]) {
+      const { swap, dropHistory, state } = revertStatements({ serviceId, messageId: "rv-1", version });
+      for (const statement of [swap, dropHistory, state]) expect(isRouterPlan(await planOf(store.pool!, statement))).toBe(true);
+    }
   });
 
   it("single and batch claims", async () => {
@@ -53,7 +63,7 @@ describe("every hot statement is a router plan on Citus (one task, one shard)", 
         { consumerGroup: "g-other", messageId: "c-1" },
       ]);
     });
-    expect(new Set(sent.map((s) => s.name))).toEqual(new Set(["weir_window_claim_one_v1"]));
+    expect(new Set(sent.map((s) => s.name))).toEqual(new Set(["weir_window_claim_one_v2"]));
   });
 
   it("idempotency begin, complete and release", async () => {

@@ -15,6 +15,8 @@ export interface CheckOutcome {
   decision: Decision;
   version: number;
   hash: string;
+  /** When the stored version was accepted: for a duplicate, when the payload it matched was. */
+  acceptedAt: Date;
 }
 
 const keyOf = (serviceId: string, messageId: string) => `${serviceId}\u0000${messageId}`;
@@ -50,7 +52,7 @@ export async function decideDistinct(db: DbOrTx, items: readonly HashedCheck[]):
   for (let i = 0; i < items.length; i++) {
     const item = items[i]!;
     const row = byPosition[i];
-    outcomes[i] = row ? toOutcome(item, row.decision, Number(row.version)) : await resolveLostRace(db, item);
+    outcomes[i] = row ? toOutcome(item, row) : await resolveLostRace(db, item);
   }
   return outcomes;
 }
@@ -62,8 +64,8 @@ export async function decideDistinct(db: DbOrTx, items: readonly HashedCheck[]):
  * linearizes after that change).
  */
 async function resolveLostRace(db: DbOrTx, item: HashedCheck, attempt = 0): Promise<CheckOutcome> {
-  const [row] = await runRaw<{ version: number; hash: string }>(db, currentVersionStatement(item.serviceId, item.messageId));
-  if (row && row.hash === item.hash) return toOutcome(item, "duplicate", Number(row.version));
+  const [row] = await runRaw<Omit<DecideRow, "ord" | "decision"> & { hash: string }>(db, currentVersionStatement(item.serviceId, item.messageId));
+  if (row && row.hash === item.hash) return toOutcome(item, { ...row, decision: "duplicate" });
   if (attempt >= 3) throw new Error(`key ${item.serviceId}/${item.messageId} keeps changing under a check`);
   return decideOne(db, item, attempt + 1);
 }
@@ -71,11 +73,19 @@ async function resolveLostRace(db: DbOrTx, item: HashedCheck, attempt = 0): Prom
 /** One key through the routable one-key statement. */
 async function decideOne(db: DbOrTx, item: HashedCheck, attempt = 0): Promise<CheckOutcome> {
   const [row] = await runRaw<Omit<DecideRow, "ord">>(db, decideOneStatement(item));
-  return row ? toOutcome(item, row.decision, Number(row.version)) : resolveLostRace(db, item, attempt);
+  return row ? toOutcome(item, row) : resolveLostRace(db, item, attempt);
 }
 
-function toOutcome(item: HashedCheck, decision: Decision, version: number): CheckOutcome {
-  return { serviceId: item.serviceId, messageId: item.messageId, decision, version, hash: item.hash };
+function toOutcome(item: HashedCheck, row: Omit<DecideRow, "ord">): CheckOutcome {
+  const at = row.last_changed;
+  return {
+    serviceId: item.serviceId,
+    messageId: item.messageId,
+    decision: row.decision,
+    version: Number(row.version),
+    hash: item.hash,
+    acceptedAt: at instanceof Date ? at : new Date(at),
+  };
 }
 
 /**

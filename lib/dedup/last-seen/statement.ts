@@ -13,6 +13,8 @@ import type { RawStatement } from "@/db/raw";
  * - Rows are inserted in key order so concurrent batches lock in the same order.
  * - Rows come back by position in the input (`ord`), not by key: the keys would
  *   only travel back to be parsed and matched again.
+ * - Each row says when the stored version was accepted (a duplicate's "why"); a
+ *   change keeps the hash it replaced (`previous_hash`), so it can be reverted.
  *
  * Two variants: the history CTEs (keep the payload, prune old versions) are
  * left out when no item keeps history, the usual case on the hot path.
@@ -41,7 +43,7 @@ with input as (
     as i(service_id, message_id, hash_hex, payload, history_depth, ord)
 ),
 unchanged as (
-  select i.ord, s.version
+  select i.ord, s.version, s.last_changed
   from input i join last_seen s on s.service_id = i.service_id and s.message_id = i.message_id
   where s.hash = i.hash
 ),
@@ -52,13 +54,13 @@ written as (
   where not exists (select 1 from unchanged u where u.ord = i.ord)
   order by i.service_id, i.message_id
   on conflict (service_id, message_id) do update
-    set hash = excluded.hash, version = s.version + 1, last_changed = excluded.last_changed
+    set hash = excluded.hash, previous_hash = s.hash, version = s.version + 1, last_changed = excluded.last_changed
     where s.hash is distinct from excluded.hash
   returning s.service_id, s.message_id, s.version, s.last_changed
 )${withHistory ? history : ""}
-select u.ord, u.version, 'duplicate' as decision from unchanged u
+select u.ord, u.version, 'duplicate' as decision, u.last_changed from unchanged u
 union all
-select i.ord, w.version, case when w.version = 1 then 'new' else 'changed' end
+select i.ord, w.version, case when w.version = 1 then 'new' else 'changed' end, w.last_changed
 from written w join input i on i.service_id = w.service_id and i.message_id = w.message_id
 `;
 }
@@ -71,6 +73,8 @@ export interface DecideRow {
   ord: number;
   version: number;
   decision: "new" | "changed" | "duplicate";
+  /** When the stored version was accepted. */
+  last_changed: Date | string;
 }
 
 export interface StatementItem {
@@ -85,7 +89,7 @@ export interface StatementItem {
 export function decideStatement(items: readonly StatementItem[]): RawStatement {
   const keepsHistory = items.some((i) => i.historyDepth > 0);
   return {
-    name: keepsHistory ? "weir_last_seen_decide_v2" : "weir_last_seen_decide_lean_v2",
+    name: keepsHistory ? "weir_last_seen_decide_v3" : "weir_last_seen_decide_lean_v3",
     text: keepsHistory ? DECIDE_SQL : DECIDE_WITHOUT_HISTORY_SQL,
     values: [
       items.map((i) => i.serviceId),
@@ -98,14 +102,14 @@ export function decideStatement(items: readonly StatementItem[]): RawStatement {
 }
 
 /**
- * One key's check as the routable function of migration 0006: the same rule as the
+ * One key's check as the routable function of migration 0009: the same rule as the
  * batch statement, in two statements that each name the key. On Citus it runs beside
  * the key's shard; no row back means a concurrent check committed the same hash.
  */
 export function decideOneStatement(item: StatementItem): RawStatement {
   return {
-    name: "weir_last_seen_decide_one_v1",
-    text: "select version, decision from weir_last_seen_decide($1, $2, decode($3, 'hex'), $4, $5)",
+    name: "weir_last_seen_decide_one_v2",
+    text: "select version, decision, last_changed from weir_last_seen_decide_v2($1, $2, decode($3, 'hex'), $4, $5)",
     values: [item.serviceId, item.messageId, item.hash, item.historyDepth > 0 ? item.payloadText : null, item.historyDepth],
   };
 }
@@ -113,8 +117,8 @@ export function decideOneStatement(item: StatementItem): RawStatement {
 /** After a lost race the committed version is read in a fresh snapshot. */
 export function currentVersionStatement(serviceId: string, messageId: string): RawStatement {
   return {
-    name: "weir_last_seen_version_v1",
-    text: "select version, encode(hash, 'hex') as hash from last_seen where service_id = $1 and message_id = $2",
+    name: "weir_last_seen_version_v2",
+    text: "select version, encode(hash, 'hex') as hash, last_changed from last_seen where service_id = $1 and message_id = $2",
     values: [serviceId, messageId],
   };
 }

@@ -2,6 +2,7 @@ import type { DbOrTx } from "@/db/types";
 import type { CheckCoalescer } from "@/lib/dedup/last-seen/coalescer";
 import { decideInOrder } from "@/lib/dedup/last-seen/decide";
 import { hashPayloadSlice } from "@/lib/dedup/last-seen/hash-envelope";
+import { revertCheck } from "@/lib/dedup/last-seen/revert";
 import { NotFoundError, ValidationError } from "@/lib/errors";
 import { serviceConfigs } from "@/lib/dedup/last-seen/service-config";
 import {
@@ -10,6 +11,8 @@ import {
   checkKeySchema,
   checkRequestSchema,
   checkResponseSchema,
+  revertRequestSchema,
+  revertResponseSchema,
 } from "@/lib/validation/check";
 import { errorSchema } from "@/lib/validation/common";
 import { parseCheckBatch, parseCheckEnvelope, type CheckEnvelope } from "../check-envelope";
@@ -80,6 +83,31 @@ export function checkRoutes(coalescer: CheckCoalescer): Route[] {
           return hashPayloadSlice(config, key.messageId, text, envelopes[i]!);
         });
         return ok({ results: await decideInOrder(db, hashed) });
+      },
+    },
+    {
+      method: "POST",
+      path: "/api/v1/check/revert",
+      access: allowed("decide"),
+      doc: {
+        summary:
+          "Take back a check's new or changed after the side effect failed: the previous hash and version are stored again " +
+          "(a new leaves no state), only while the key is still at `version`; audited",
+        tags: ["check"],
+        request: revertRequestSchema,
+        responses: {
+          200: revertResponseSchema,
+          400: errorSchema,
+          404: errorSchema.describe("The service is not registered, or the key has no state"),
+          409: errorSchema.describe("The key is at another version (error.version), or the hash before this version is not kept"),
+          503: errorSchema,
+        },
+      },
+      handler: async (ctx) => {
+        const input = await ctx.json(revertRequestSchema);
+        ctx.requireScope("services", input.serviceId);
+        const { db } = await ctx.store();
+        return ok(await revertCheck({ db, actor: ctx.actor, input }));
       },
     },
   ];

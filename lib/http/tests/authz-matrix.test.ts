@@ -50,6 +50,14 @@ const MATRIX: Record<string, Case> = {
     allowed: DECIDERS,
     call: (f) => ({ path: "/api/v1/check/batch", body: { items: [{ serviceId: f.service, messageId: next("m"), payload: { a: 1 } }] } }),
   },
+  "POST /api/v1/check/revert": {
+    allowed: DECIDERS,
+    call: async (f) => {
+      const messageId = next("m");
+      expect((await api.request("POST", "/api/v1/check", { serviceId: f.service, messageId, payload: { a: 1 } })).status).toBe(200);
+      return { path: "/api/v1/check/revert", body: { serviceId: f.service, messageId, version: 1 } };
+    },
+  },
   "GET /api/v1/services": { allowed: [...READERS, ...SCOPED_OUT], filtered: true, call: () => ({ path: "/api/v1/services" }) },
   "GET /api/v1/services/:id": { allowed: READERS, call: (f) => ({ path: `/api/v1/services/${f.service}` }) },
   "PUT /api/v1/services/:id": { allowed: ADMINS, call: (f) => ({ path: `/api/v1/services/${f.service}`, body: { displayName: "Orders", historyDepth: 2 } }) },
