@@ -3,7 +3,9 @@
  * own per run) sends single checks on a schedule fixed in advance and counts each latency from the
  * scheduled send time, so a stall is charged to every request it holds back. In the same run:
  *  (a) per rate, a no-op HTTP server through the same generator (the generator's own tail),
- *      pgbench --rate on the bare upsert-CAS (the database's tail), and weir;
+ *      pgbench --rate on the bare upsert-CAS (the database's tail), the simplest node:http + pg
+ *      server running that statement (bench/baselines/bare-check-server.ts: the floor for any
+ *      HTTP service in front of this database, one more process hop than pgbench), and weir;
  *  (b) closed loop at 64 connections, weir against pgbench at 64 clients: capacity;
  *  (c) offered load from 10 % to 150 % of weir's capacity, then back to 50 %: docs/latency-vs-load.svg.
  * Workload: 20 services x 5,000 keys, 50 % duplicates.
@@ -62,8 +64,9 @@ async function main(): Promise<void> {
     const adminToken = await mintToken(db.store.db, {}, "admin");
     const weir = await serveWeir(db.url, { apiOnly: hasFlag("api-only"), env: envFlags() });
     const noop = await serve("bench/lib/open-loop-noop-server.ts", {}, { readyPath: "/", label: "no-op server" });
+    const bare = await serve("bench/baselines/bare-check-server.ts", { DATABASE_URL: db.url }, { label: "bare server" });
     try {
-      console.log(`  weir: ${weir.mode}, pid ${weir.pid}; no-op server pid ${noop.pid}`);
+      console.log(`  weir: ${weir.mode}, pid ${weir.pid}; no-op server pid ${noop.pid}; bare node:http+pg pid ${bare.pid}`);
       const dup = await post<{ decision?: string }>(`${weir.url}/api/v1/check`, { serviceId: services[3], messageId: "m-1", payload: JSON.parse(payloadText(1, 0)) }, token);
       if (dup.body.decision !== "duplicate") throw new Error(`weir answered ${dup.status} ${JSON.stringify(dup.body)} to a seeded payload`);
       let seed = 101;
@@ -83,6 +86,9 @@ async function main(): Promise<void> {
         const pg = await pgbenchAt({ database: db.name, scripts, clients: PGBENCH_RATE_CLIENTS, seconds: SECONDS, rate });
         console.log(`  ${rate}/s pgbench -R: ${Math.round(pg.tps)} tps: p50 ${pg.latency.p50.toFixed(2)}, p99 ${pg.latency.p99.toFixed(2)}, p99.9 ${pg.latency.p999.toFixed(2)}, max ${pg.latency.max.toFixed(1)} ms`);
         await settle(db);
+        const floor = await drive(bare.url, { rate });
+        console.log(`  ${rate}/s bare node:http+pg: ${describeRun(floor)}`);
+        await settle(db);
         const w = await drive(weir.url, { rate });
         console.log(`  ${rate}/s weir: ${describeRun(w)}`);
         const at = `at ${rate.toLocaleString("en-US")}/s`;
@@ -92,8 +98,13 @@ async function main(): Promise<void> {
         });
         rows.push(compare("p50", w.all.p50, pg.latency.p50, 1.5), compare("p99", w.all.p99, pg.latency.p99, 1.5), compare("p99.9", w.all.p999, pg.latency.p999, 3));
         rows.push({ metric: `max ${at}, weir / pgbench -R`, unit: "ms", ours: w.all.max, baseline: pg.latency.max, ratio: ratio(w.all.max, pg.latency.max), target: "info" });
-        const floor = `${calibration.all.p50.toFixed(2)} / ${calibration.all.p99.toFixed(2)} / ${calibration.all.p999.toFixed(2)}`;
-        rows.push({ metric: `generator floor ${at}: no-op server p50 / p99 / p99.9`, unit: "ms", ours: floor, target: "info" });
+        // The floor of the p50 target: the simplest HTTP server in front of the same statement.
+        for (const [name, ours, theirs] of [["p50", floor.all.p50, pg.latency.p50], ["p99", floor.all.p99, pg.latency.p99]] as const) {
+          rows.push({ metric: `${name} ${at}, bare node:http+pg / pgbench -R (any HTTP server's floor)`, unit: "ms", ours, baseline: theirs, ratio: ratio(ours, theirs), target: "info" });
+        }
+        rows.push({ metric: `p50 ${at}, weir / bare node:http+pg`, unit: "ms", ours: w.all.p50, baseline: floor.all.p50, ratio: ratio(w.all.p50, floor.all.p50), target: "info" });
+        const generator = `${calibration.all.p50.toFixed(2)} / ${calibration.all.p99.toFixed(2)} / ${calibration.all.p999.toFixed(2)}`;
+        rows.push({ metric: `generator floor ${at}: no-op server p50 / p99 / p99.9`, unit: "ms", ours: generator, target: "info" });
         rows.push({ metric: `generator's own send lag ${at}, p99 while driving weir`, unit: "ms", ours: w.sendLag.p99, target: "info (part of weir's tail)" });
       }
 
@@ -130,6 +141,7 @@ async function main(): Promise<void> {
     } finally {
       await weir.stop();
       await noop.stop();
+      await bare.stop();
     }
   } finally {
     await db.drop();
