@@ -113,6 +113,45 @@ describe("withDedup for a service (projection dedup)", () => {
     ]);
     expect(handle.counts).toMatchObject({ processed: 2, skipped: 1 });
     expect(logs.some((line) => line.includes(`service=${serviceId}`) && line.includes("duplicate skipped"))).toBe(true);
-    expect(logs.some((line) => line.includes("reset the key before replaying"))).toBe(true);
+  });
+
+  it("reverts the decision when the handler fails, so the redelivery runs it again", async () => {
+    const serviceId = await createService(store.db);
+    let attempts = 0;
+    const handle = withDedup(
+      async (e: { id: string; state: string }, ctx) => {
+        attempts++;
+        if (attempts === 2) throw new Error("projection store down");
+        return `${e.state}:${ctx.decision}`;
+      },
+      { client, serviceId, messageId: (e) => e.id, payload: (e) => e.state, logger },
+    );
+    expect(await handle({ id: "O-3", state: "A" })).toMatchObject({ status: "processed", result: "A:new" });
+    await expect(handle({ id: "O-3", state: "B" })).rejects.toThrow("projection store down");
+    // Without the revert, B would now be a duplicate; with it, B is a change again (version 2, not 3).
+    expect(await handle({ id: "O-3", state: "B" })).toMatchObject({ status: "processed", result: "B:changed" });
+    expect((await client.getKey(serviceId, "O-3")).state.version).toBe(2);
+    expect(handle.counts).toMatchObject({ processed: 2, failed: 1, released: 1, skipped: 0 });
+  });
+
+  it("a failed first delivery leaves no state; a revert refused because another consumer moved on is only logged", async () => {
+    const serviceId = await createService(store.db);
+    const failing = withDedup(async () => {
+      throw new Error("boom");
+    }, { client, serviceId, messageId: () => "O-4", payload: (e: { v: number }) => e.v, logger });
+    await expect(failing({ v: 1 })).rejects.toThrow("boom");
+    expect((await client.check({ serviceId, messageId: "O-4", payload: 1 })).decision).toBe("new");
+    // The key moves on while the handler runs: the revert of its version is refused (409) and logged.
+    const racing = withDedup(
+      async () => {
+        await client.check({ serviceId, messageId: "O-4", payload: 3 });
+        throw new Error("late failure");
+      },
+      { client, serviceId, messageId: () => "O-4", payload: (e: { v: number }) => e.v, logger },
+    );
+    await expect(racing({ v: 2 })).rejects.toThrow("late failure");
+    expect(racing.counts).toMatchObject({ failed: 1, released: 0 });
+    expect(logs.some((line) => line.includes("could not be reverted") && line.includes("messageId=O-4") && line.includes("version=2"))).toBe(true);
+    expect((await client.getKey(serviceId, "O-4")).state.version).toBe(3);
   });
 });

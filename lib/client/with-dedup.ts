@@ -36,7 +36,11 @@ interface CommonOptions<M> {
   call?: CallOptions;
 }
 
-/** Projection dedup: skip a message whose payload is the same as the last one this service accepted for the key. */
+/**
+ * Projection dedup: skip a message whose payload is the same as the last one this service
+ * accepted for the key. When the handler throws, the check's decision is reverted, so the
+ * redelivery runs the handler again.
+ */
 export interface ServiceDedupOptions<M> extends CommonOptions<M> {
   serviceId: string;
   payload: (message: M) => unknown;
@@ -118,10 +122,16 @@ function serviceRunner<M, R>(
       return { status: "processed", messageId, result };
     } catch (err) {
       counts.failed++;
-      logger?.warn(
-        `[weir] handler failed after a ${decided.decision} decision: service=${serviceId} messageId=${messageId} version=${decided.version}; ` +
-          `weir keeps this payload as seen, so a redelivery of it is a duplicate: reset the key before replaying it`,
-      );
+      try {
+        // Compare-and-swap on the version: a later change by another consumer is never taken back.
+        await client.revert({ serviceId, messageId, version: decided.version }, options.call);
+        counts.released++;
+      } catch (revertError) {
+        logger?.warn(
+          `[weir] handler failed after a ${decided.decision} decision and it could not be reverted: service=${serviceId} messageId=${messageId} ` +
+            `version=${decided.version} (${(revertError as Error).message}); a redelivery of this payload may be a duplicate`,
+        );
+      }
       throw err;
     }
   };
