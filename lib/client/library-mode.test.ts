@@ -1,6 +1,7 @@
 import { sql } from "drizzle-orm";
 import { beforeAll, describe, expect, it } from "vitest";
 import { check } from "@/lib/dedup/last-seen/check";
+import { revertCheck } from "@/lib/dedup/last-seen/revert";
 import { claim } from "@/lib/dedup/window/claim";
 import { createService, uniqueId } from "@/test/factories";
 import { createTestDatabase, type TestDatabase } from "@/test/test-db";
@@ -82,5 +83,23 @@ describe("library mode", () => {
     ).rejects.toThrow("projection write failed");
     const again = await store.db.transaction((tx) => check(tx, { serviceId, messageId: "A", payload: { v: 1 } }));
     expect(again).toMatchObject({ decision: "new", version: 1 });
+  });
+
+  it("says what a duplicate matched, and takes a check back when a side effect outside the transaction failed", async () => {
+    const serviceId = await createService(store.db);
+    const actor = { id: "library:payments", role: "service" as const };
+    const first = await check(store.db, { serviceId, messageId: "B", payload: { v: 1 } });
+    const changed = await check(store.db, { serviceId, messageId: "B", payload: { v: 2 } });
+    expect(await check(store.db, { serviceId, messageId: "B", payload: { v: 2 } })).toMatchObject({ decision: "duplicate", version: 2, acceptedAt: changed.acceptedAt });
+    // A revert inside the caller's transaction rolls back with it.
+    await expect(
+      store.db.transaction(async (tx) => {
+        await revertCheck({ db: tx, actor, input: { serviceId, messageId: "B", version: 2 } });
+        throw new Error("changed my mind");
+      }),
+    ).rejects.toThrow("changed my mind");
+    expect((await check(store.db, { serviceId, messageId: "B", payload: { v: 2 } })).decision).toBe("duplicate");
+    expect(await revertCheck({ db: store.db, actor, input: { serviceId, messageId: "B", version: 2 } })).toMatchObject({ version: 1, hash: first.hash });
+    expect(await check(store.db, { serviceId, messageId: "B", payload: { v: 1 } })).toMatchObject({ decision: "duplicate", version: 1 });
   });
 });
