@@ -1,5 +1,5 @@
 import { sql } from "drizzle-orm";
-import { check, integer, pgTable, text, timestamp } from "drizzle-orm/pg-core";
+import { boolean, check, integer, pgTable, text, timestamp } from "drizzle-orm/pg-core";
 
 /** A consumer group's claim window. Claims of a group with no row use the default TTL. */
 export const consumerGroups = pgTable(
@@ -9,6 +9,8 @@ export const consumerGroups = pgTable(
     ttlSeconds: integer("ttl_seconds").notNull(),
     /** How long expired records are kept to detect late redeliveries; null means one TTL. */
     graceSeconds: integer("grace_seconds"),
+    /** Sliding window: a duplicate restarts the record's window (claimed_at = now). Off: a duplicate writes nothing. */
+    slide: boolean("slide").notNull().default(false),
     createdAt: timestamp("created_at", { withTimezone: true }).notNull().defaultNow(),
     updatedAt: timestamp("updated_at", { withTimezone: true }).notNull().defaultNow(),
   },

@@ -153,6 +153,7 @@ describe("typed calls", () => {
       revert: () => r.revert({ serviceId: "s", messageId: "m", version: 1 }),
       claim: () => r.claim({ consumerGroup: "g", messageId: "m" }),
       claimBatch: () => r.claimBatch([]),
+      releaseClaim: () => r.releaseClaim({ consumerGroup: "g", messageId: "m" }),
       listConsumerGroups: () => r.listConsumerGroups(),
       putConsumerGroup: () => r.putConsumerGroup("g", { ttlSeconds: 1, reason: "x" }),
       previewTtl: () => r.previewTtl("g", 1),

@@ -27,6 +27,8 @@ import type {
   PutConsumerGroupResponse,
   PutScopeInput,
   PutScopeResponse,
+  ReleaseClaimInput,
+  ReleaseClaimResponse,
   ReleaseInput,
   ReleaseResponse,
   RevertRequest,
@@ -92,6 +94,15 @@ export class WeirClient {
   async claimBatch(items: readonly ClaimRequest[], call?: CallOptions): Promise<ClaimResponse[]> {
     const { body, requestId } = await this.transport.json("POST", "/api/v1/claim/batch", { items }, call);
     return batchDecisions(body, items, requestId, claimDecision);
+  }
+
+  /**
+   * Forgets a claim whose work failed, so the redelivery is claimed again. Safe to repeat
+   * (`released: false` when none is inside its window); pass the claim's `windowStartedAt`
+   * as `claimedAt` so a later claim by another consumer is refused (409), never released.
+   */
+  async releaseClaim(input: ReleaseClaimInput, call?: CallOptions): Promise<ReleaseClaimResponse> {
+    return (await this.transport.json<ReleaseClaimResponse>("POST", "/api/v1/claim/release", input, call)).body;
   }
 
   listConsumerGroups(call?: CallOptions): Promise<ConsumerGroupList> {

@@ -27,6 +27,8 @@ import type { keyDetailSchema, serviceSchema, serviceSettingsSchema } from "../v
 import type { createdTokenSchema, createTokenSchema, createUserSchema, setUserRoleSchema, tokenSchema } from "../validation/tokens";
 import type {
   claimBatchResponseSchema,
+  claimReleaseRequestSchema,
+  claimReleaseResponseSchema,
   claimRequestSchema,
   claimResponseSchema,
   cleanupRequestSchema,
@@ -52,6 +54,8 @@ export type RevertResponse = z.output<typeof revertResponseSchema>;
 export type ClaimRequest = z.input<typeof claimRequestSchema>;
 export type ClaimResponse = z.output<typeof claimResponseSchema>;
 export type ClaimBatchResponse = z.output<typeof claimBatchResponseSchema>;
+export type ReleaseClaimInput = z.input<typeof claimReleaseRequestSchema>;
+export type ReleaseClaimResponse = z.output<typeof claimReleaseResponseSchema>;
 
 export type ServiceSettings = z.input<typeof serviceSettingsSchema>;
 export type Service = z.output<typeof serviceSchema>;

@@ -47,13 +47,15 @@ export interface ServiceDedupOptions<M> extends CommonOptions<M> {
 }
 
 /**
- * Exactly-once work per message for a consumer group, on an idempotency key
- * (scope = the group, key = the message id): the key is locked while the
- * handler runs, released when it throws, completed when it succeeds.
+ * Once per window per message for a consumer group, on window claims: the
+ * message is claimed before the handler runs (a redelivery inside the group's
+ * TTL is skipped as a duplicate, also while the handler still runs) and the
+ * claim is released when the handler throws, so the redelivery runs it again.
+ * A consumer that crashes mid-handler holds the message until the window ends.
  */
 export interface GroupDedupOptions<M> extends CommonOptions<M> {
   consumerGroup: string;
-  /** What identifies the message's content; a reused id with other content is a mismatch. Default: the message id. */
+  /** @deprecated Ignored: window claims key on the message id only (idempotency keys compared the request). */
   request?: (message: M) => unknown;
 }
 
@@ -143,43 +145,35 @@ function groupRunner<M, R>(
   counts: DedupCounts,
   logger: DedupLogger | undefined,
 ): Runner<M, R> {
-  const { client, consumerGroup: scope } = options;
+  const { client, consumerGroup } = options;
   return async (message) => {
-    const key = options.messageId(message);
-    const request = options.request ? options.request(message) : { messageId: key };
-    const begun = await client.begin(scope, { key, request }, options.call);
-    switch (begun.outcome) {
-      case "completed":
-        counts.skipped++;
-        logger?.info(`[weir] duplicate skipped: consumerGroup=${scope} messageId=${key} completedAt=${begun.completedAt}`);
-        return { status: "skipped", messageId: key, reason: "completed" };
-      case "in_progress":
-        counts.inProgress++;
-        throw new DedupInProgressError(key, begun.lockedUntil);
-      case "mismatch":
-        counts.mismatched++;
-        throw new DedupMismatchError(key, begun.storedHash, begun.requestHash);
+    const messageId = options.messageId(message);
+    const claimed = await client.claim({ consumerGroup, messageId }, options.call);
+    if (claimed.decision === "duplicate") {
+      counts.skipped++;
+      logger?.info(
+        `[weir] duplicate skipped: consumerGroup=${consumerGroup} messageId=${messageId} ` +
+          `windowStartedAt=${claimed.windowStartedAt} windowEndsAt=${claimed.windowEndsAt}`,
+      );
+      return { status: "skipped", messageId, reason: "duplicate" };
     }
-    const { attempt } = begun;
-    let result: R;
     try {
-      result = await handler(message, { messageId: key, decision: "new", attempt });
+      const result = await handler(message, { messageId, decision: "new" });
+      counts.processed++;
+      return { status: "processed", messageId, result };
     } catch (err) {
       counts.failed++;
       try {
-        const { released } = await client.release(scope, { key, attempt }, options.call);
+        // Fenced by this claim's start: a later claim by another consumer is never released.
+        const { released } = await client.releaseClaim({ consumerGroup, messageId, claimedAt: claimed.windowStartedAt ?? undefined }, options.call);
         if (released) counts.released++;
       } catch (releaseError) {
         logger?.warn(
-          `[weir] could not release consumerGroup=${scope} messageId=${key} attempt=${attempt} (${(releaseError as Error).message}); ` +
-            `it is taken over when its lock expires at ${begun.lockedUntil}`,
+          `[weir] could not release the claim of consumerGroup=${consumerGroup} messageId=${messageId} (${(releaseError as Error).message}); ` +
+            `a redelivery before ${claimed.windowEndsAt} is skipped as a duplicate`,
         );
       }
       throw err;
     }
-    // The handler's result stays with the caller; the key only records that the work is done.
-    await client.complete(scope, { key, request, attempt, response: { status: 200, body: "" } }, options.call);
-    counts.processed++;
-    return { status: "processed", messageId: key, result };
   };
 }

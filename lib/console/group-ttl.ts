@@ -12,15 +12,16 @@ export async function previewGroupTtl({ db, actor, input }: { db: DbOrTx; actor:
   return previewTtlChange(db, consumerGroup, ttlSeconds);
 }
 
-/** Saves a group's TTL; the window engine writes the history row and the audit row in its transaction. */
+/** Saves a group's TTL and sliding setting; the window engine writes the history row and the audit row in its transaction. */
 export async function changeGroupTtl({ db, actor, input }: { db: DbOrTx; actor: Actor; input: TtlChangeInput }) {
   authorize(actor, "operate");
-  const { consumerGroup, ttlSeconds, reason } = ttlChangeInputSchema.parse(input);
-  const result = await setGroupTtl(db, { consumerGroup, ttlSeconds, reason, actor });
+  const { consumerGroup, ttlSeconds, slide, reason } = ttlChangeInputSchema.parse(input);
+  const result = await setGroupTtl(db, { consumerGroup, ttlSeconds, slide, reason, actor });
   return {
     ttlSeconds: result.group.ttlSeconds,
+    slide: result.group.slide,
     created: result.created,
-    changed: result.change !== null,
+    changed: result.changed,
     expiredAtOnce: result.change?.expiredAtOnce ?? 0,
     revived: result.change?.revived ?? 0,
   };

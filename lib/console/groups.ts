@@ -2,7 +2,7 @@ import { statsBySubject, type Counters } from "@/db/queries/console-stats";
 import { findClaim, groupExists, groupWindows, listGroupIds, type GroupWindowRow } from "@/db/queries/console-groups";
 import type { DbOrTx } from "@/db/types";
 import { defaultTtlSeconds } from "@/lib/dedup/window/default-ttl";
-import { listTtlChanges } from "@/lib/dedup/window/groups";
+import { findConsumerGroup, listTtlChanges } from "@/lib/dedup/window/groups";
 
 export interface GroupSummary extends GroupWindowRow, Counters {}
 
@@ -46,18 +46,23 @@ export async function loadGroup(db: DbOrTx, id: string, { now = Date.now(), clai
   // Without this a mistyped id would show a TTL editor whose save creates the group.
   if (!(await groupExists(db, id))) return null;
   const since = new Date(Math.floor((now - DAY_MS) / 60_000) * 60_000);
-  const [[window], totals, history, claim] = await Promise.all([
+  const [[window], settings, totals, history, claim] = await Promise.all([
     groupWindows(db, [id], defaultTtlSeconds()),
+    findConsumerGroup(db, id),
     statsBySubject(db, { kind: "group", subject: id, since, hourlyUntil: null }),
     listTtlChanges(db, id, { limit: 100 }),
     claimId ? findClaim(db, id, claimId) : Promise.resolve(undefined),
   ]);
+  // The same window a claim would answer with: it started at the claim and ends one TTL later.
+  const windowEndsAt = claim && new Date(claim.claimedAt.getTime() + window!.ttlSeconds * 1000);
   const claimView = claim
     ? {
         messageId: claim.messageId,
         claimedAt: claim.claimedAt.toISOString(),
         previousClaimedAt: claim.previousClaimedAt?.toISOString() ?? null,
-        inWindow: claim.claimedAt.getTime() + window!.ttlSeconds * 1000 > now,
+        windowStartedAt: claim.claimedAt.toISOString(),
+        windowEndsAt: windowEndsAt!.toISOString(),
+        inWindow: windowEndsAt!.getTime() > now,
       }
     : claim === null
       ? null
@@ -66,7 +71,7 @@ export async function loadGroup(db: DbOrTx, id: string, { now = Date.now(), clai
   return {
     /** The claim asked for: undefined when none was asked for, null when it is not stored. */
     claim: claimView,
-    group: { ...window!, ...counters },
+    group: { ...window!, slide: settings?.slide ?? false, ...counters },
     history: history.map(
       (c): TtlChangeView => ({
         id: c.id,

@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { consumerGroupIdSchema, reasonSchema, ttlSecondsSchema } from "./window";
+import { consumerGroupIdSchema, reasonSchema, slideSchema, ttlSecondsSchema } from "./window";
 
 export const ttlPreviewInputSchema = z.object({
   consumerGroup: consumerGroupIdSchema,
@@ -7,5 +7,5 @@ export const ttlPreviewInputSchema = z.object({
 });
 export type TtlPreviewInput = z.input<typeof ttlPreviewInputSchema>;
 
-export const ttlChangeInputSchema = ttlPreviewInputSchema.extend({ reason: reasonSchema });
+export const ttlChangeInputSchema = ttlPreviewInputSchema.extend({ slide: slideSchema.optional(), reason: reasonSchema });
 export type TtlChangeInput = z.input<typeof ttlChangeInputSchema>;

@@ -47,15 +47,46 @@ export const claimResponseSchema = z.object({
     .object({ lateBySeconds: z.number().describe("How long after the window expired the message came back") })
     .optional()
     .describe("Present when the record existed but its window had expired"),
+  windowStartedAt: isoDate
+    .nullable()
+    .describe(
+      "When the window started: this claim when new; for a duplicate, the claim it matched (a sliding group then restarts the window now). " +
+        "Null only when a concurrent winning claim was released before weir could read it",
+    ),
+  windowEndsAt: isoDate.nullable().describe("windowStartedAt + ttlSeconds: a redelivery before then is a duplicate"),
 });
 
 export const claimBatchResponseSchema = z.object({
   results: z.array(claimResponseSchema).describe("In the order of the request's items"),
 });
 
+export const claimReleaseRequestSchema = z.object({
+  consumerGroup: consumerGroupIdSchema,
+  messageId: messageIdSchema,
+  claimedAt: z.iso
+    .datetime({ offset: true, message: "must be an ISO 8601 date-time, e.g. 2026-01-31T12:00:00.000Z" })
+    .optional()
+    .describe("The claim's windowStartedAt: only that claim is released, never a later one (409 if the key was claimed again)"),
+});
+
+export const claimReleaseResponseSchema = z.object({
+  consumerGroup: consumerGroupIdSchema,
+  messageId: messageIdSchema,
+  released: z.boolean().describe("True when a claim inside its window was forgotten: the next claim of the message is new"),
+  reason: z
+    .enum(["released", "absent", "expired"])
+    .describe("absent: no claim stored (never claimed, already released or cleaned up); expired: its window had already passed"),
+  claimedAt: isoDate.nullable().describe("When the released (or expired) claim was made; null when absent"),
+});
+
+export const slideSchema = z
+  .boolean()
+  .describe("Sliding window: a duplicate restarts the record's window, so a message redelivered more often than the TTL stays a duplicate");
+
 export const putConsumerGroupSchema = z.object({
   ttlSeconds: ttlSecondsSchema,
   graceSeconds: graceSecondsSchema.optional().describe("Omitted: keep the current grace period (one TTL for a new group)"),
+  slide: slideSchema.optional().describe("Omitted: keep the current setting (false for a new group)"),
   reason: reasonSchema,
 });
 export type PutConsumerGroupInput = z.input<typeof putConsumerGroupSchema>;
@@ -65,6 +96,7 @@ export const consumerGroupSchema = z.object({
   ttlSeconds: z.number().int(),
   graceSeconds: z.number().int().nullable(),
   effectiveGraceSeconds: z.number().int().describe("The grace period applied: graceSeconds, or one TTL"),
+  slide: slideSchema,
   createdAt: isoDate,
   updatedAt: isoDate,
 });

@@ -13,15 +13,19 @@ import type { RawStatement } from "@/db/raw";
  *   ON CONFLICT makes concurrent claims of one key linearizable. A key that is in
  *   neither set lost a race to a claim that committed first: a duplicate.
  * - Rows are inserted in key order so concurrent batches lock in the same order.
+ * - `slid` restarts the window of live records in sliding groups only; for other
+ *   groups it finds no row, so their duplicates still write nothing.
+ * - A duplicate answers when its window started; one that lost a race has no row
+ *   in this snapshot (null here, read afterwards by the caller).
  */
 const CLAIM_SQL = `
 with input as (
-  select i.consumer_group, i.message_id, coalesce(g.ttl_seconds, $3::int) as ttl_seconds
+  select i.consumer_group, i.message_id, coalesce(g.ttl_seconds, $3::int) as ttl_seconds, coalesce(g.slide, false) as slide
   from unnest($1::text[], $2::text[]) as i(consumer_group, message_id)
   left join consumer_groups g on g.id = i.consumer_group
 ),
 live as (
-  select r.consumer_group, r.message_id
+  select r.consumer_group, r.message_id, r.claimed_at, i.slide, i.ttl_seconds
   from input i join window_records r on r.consumer_group = i.consumer_group and r.message_id = i.message_id
   where r.claimed_at > statement_timestamp() - make_interval(secs => i.ttl_seconds)
 ),
@@ -35,11 +39,19 @@ written as (
     set claimed_at = excluded.claimed_at, claim_cutoff = excluded.claim_cutoff, previous_claimed_at = r.claimed_at
     where r.claimed_at <= excluded.claim_cutoff
   returning r.consumer_group, r.message_id, r.claimed_at, r.previous_claimed_at
+),
+slid as (
+  update window_records r set claimed_at = statement_timestamp(), claim_cutoff = statement_timestamp() - make_interval(secs => l.ttl_seconds)
+  from live l
+  where l.slide and r.consumer_group = l.consumer_group and r.message_id = l.message_id
+    and r.claimed_at > statement_timestamp() - make_interval(secs => l.ttl_seconds)
 )
 select i.consumer_group, i.message_id, i.ttl_seconds, w.message_id is not null as claimed,
-  round((extract(epoch from w.claimed_at - w.previous_claimed_at) - i.ttl_seconds)::numeric, 3)::float8 as late_by_seconds
+  round((extract(epoch from w.claimed_at - w.previous_claimed_at) - i.ttl_seconds)::numeric, 3)::float8 as late_by_seconds,
+  coalesce(w.claimed_at, l.claimed_at) as window_started_at
 from input i
 left join written w on w.consumer_group = i.consumer_group and w.message_id = i.message_id
+left join live l on l.consumer_group = i.consumer_group and l.message_id = i.message_id
 `;
 
 export interface ClaimRow {
@@ -48,6 +60,8 @@ export interface ClaimRow {
   ttl_seconds: number;
   claimed: boolean;
   late_by_seconds: number | null;
+  /** The claim's window start: now for a new claim, the matched record's for a duplicate (before a slide). */
+  window_started_at: Date | string | null;
 }
 
 export interface ClaimKey {
@@ -57,17 +71,27 @@ export interface ClaimKey {
 
 export function claimStatement(items: readonly ClaimKey[], defaultTtlSeconds: number): RawStatement {
   return {
-    name: "weir_window_claim_v2",
+    name: "weir_window_claim_v3",
     text: CLAIM_SQL,
     values: [items.map((i) => i.consumerGroup), items.map((i) => i.messageId), defaultTtlSeconds],
   };
 }
 
-/** One key's claim as the routable function of migration 0006 (the same rule); Citus runs it beside the key's shard. */
+/** One key's claim as the routable function of migration 0010 (the same rule); Citus runs it beside the key's shard. */
 export function claimOneStatement(item: ClaimKey, defaultTtlSeconds: number): RawStatement {
   return {
-    name: "weir_window_claim_one_v1",
-    text: "select $1::text as consumer_group, $2::text as message_id, c.* from weir_window_claim($1, $2, $3) c",
+    name: "weir_window_claim_one_v2",
+    text: "select $1::text as consumer_group, $2::text as message_id, c.* from weir_window_claim_v2($1, $2, $3) c",
     values: [item.consumerGroup, item.messageId, defaultTtlSeconds],
+  };
+}
+
+/** When the records of keys started their window: for duplicates that lost a race to a claim committed after the statement's snapshot. */
+export function windowStartsStatement(items: readonly ClaimKey[]): RawStatement {
+  return {
+    name: "weir_window_starts_v1",
+    text: `select r.consumer_group, r.message_id, r.claimed_at from unnest($1::text[], $2::text[]) as i(consumer_group, message_id)
+      join window_records r on r.consumer_group = i.consumer_group and r.message_id = i.message_id`,
+    values: [items.map((i) => i.consumerGroup), items.map((i) => i.messageId)],
   };
 }

@@ -26,10 +26,25 @@ describe("claim", () => {
   it("is new the first time and a duplicate inside the window", async () => {
     const group = await groupWithTtl(3600);
     const first = await claim(store.db, { consumerGroup: group, messageId: "m-1" });
-    expect(first).toEqual({ consumerGroup: group, messageId: "m-1", decision: "new", ttlSeconds: 3600 });
+    expect(first).toEqual({
+      consumerGroup: group,
+      messageId: "m-1",
+      decision: "new",
+      ttlSeconds: 3600,
+      windowStartedAt: expect.any(String),
+      windowEndsAt: new Date(Date.parse(first.windowStartedAt!) + 3_600_000).toISOString(),
+    });
     await ageRecords(store.db, group, 3500);
     const again = await claim(store.db, { consumerGroup: group, messageId: "m-1" });
-    expect(again).toEqual({ consumerGroup: group, messageId: "m-1", decision: "duplicate", ttlSeconds: 3600 });
+    const started = new Date(Date.parse(first.windowStartedAt!) - 3_500_000);
+    expect(again).toEqual({
+      consumerGroup: group,
+      messageId: "m-1",
+      decision: "duplicate",
+      ttlSeconds: 3600,
+      windowStartedAt: started.toISOString(),
+      windowEndsAt: new Date(started.getTime() + 3_600_000).toISOString(),
+    });
   });
 
   it("writes nothing for a duplicate", async () => {

@@ -4,7 +4,7 @@ import type { DbOrTx } from "@/db/types";
 import { asStoreError } from "@/db/unavailable";
 import { decided } from "@/lib/telemetry/decisions";
 import { forEachLimited, ROUTED_CONCURRENCY } from "../routed";
-import { claimOneStatement, claimStatement, type ClaimKey, type ClaimRow } from "./claim-statement";
+import { claimOneStatement, claimStatement, windowStartsStatement, type ClaimKey, type ClaimRow } from "./claim-statement";
 import { defaultTtlSeconds } from "./default-ttl";
 import { splitRounds } from "./rounds";
 
@@ -18,6 +18,14 @@ export interface ClaimOutcome {
   ttlSeconds: number;
   /** Present when the record existed but its window had expired: the window did not hold. */
   lateRedelivery?: { lateBySeconds: number };
+  /**
+   * When the window started (ISO 8601): this claim's time when new, the matched claim's when a
+   * duplicate (before a sliding group restarts it). Null only when the claim that won a race
+   * was released before weir could read it.
+   */
+  windowStartedAt: string | null;
+  /** windowStartedAt + ttlSeconds: until then a redelivery is a duplicate. */
+  windowEndsAt: string | null;
 }
 
 const keyOf = (item: ClaimKey) => `${item.consumerGroup}\u0000${item.messageId}`;
@@ -77,11 +85,21 @@ async function claimDistinct(db: DbOrTx, keys: readonly ClaimKey[], ttl: number)
   const rows = await runRaw<ClaimRow>(db, claimStatement(keys, ttl));
   const byKey = new Map<string, ClaimRow>();
   for (const row of rows) byKey.set(`${row.consumer_group}\u0000${row.message_id}`, row);
+  const raced = rows.filter((row) => row.window_started_at === null);
+  if (raced.length > 0) await readWindowStarts(db, raced);
   return keys.map((key, index) => {
     const row = byKey.get(keyOf(key));
     if (!row) throw new Error(`claim statement returned no row for item ${index}`);
     return toOutcome(row);
   });
+}
+
+/** Duplicates that lost a race see the winner's record only in a later statement's snapshot. */
+async function readWindowStarts(db: DbOrTx, rows: ClaimRow[]): Promise<void> {
+  const keys = rows.map((row) => ({ consumerGroup: row.consumer_group, messageId: row.message_id }));
+  const found = await runRaw<{ consumer_group: string; message_id: string; claimed_at: Date | string }>(db, windowStartsStatement(keys));
+  const starts = new Map(found.map((row) => [`${row.consumer_group}\u0000${row.message_id}`, row.claimed_at]));
+  for (const row of rows) row.window_started_at = starts.get(`${row.consumer_group}\u0000${row.message_id}`) ?? null;
 }
 
 function recordClaims(outcomes: readonly ClaimOutcome[]): void {
@@ -91,11 +109,15 @@ function recordClaims(outcomes: readonly ClaimOutcome[]): void {
 }
 
 function toOutcome(row: ClaimRow): ClaimOutcome {
+  const ttlSeconds = Number(row.ttl_seconds);
+  const started = row.window_started_at === null ? null : new Date(row.window_started_at);
   const outcome: ClaimOutcome = {
     consumerGroup: row.consumer_group,
     messageId: row.message_id,
     decision: row.claimed ? "new" : "duplicate",
-    ttlSeconds: Number(row.ttl_seconds),
+    ttlSeconds,
+    windowStartedAt: started && started.toISOString(),
+    windowEndsAt: started && new Date(started.getTime() + ttlSeconds * 1000).toISOString(),
   };
   if (row.claimed && row.late_by_seconds !== null) outcome.lateRedelivery = { lateBySeconds: Number(row.late_by_seconds) };
   return outcome;

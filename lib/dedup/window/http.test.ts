@@ -16,7 +16,10 @@ describe("window API", () => {
   it("claims one message and a batch in order", async () => {
     const group = uniqueGroup();
     const first = await call("POST", "/api/v1/claim", { consumerGroup: group, messageId: "m-1" });
-    expect(first).toEqual({ status: 200, body: { consumerGroup: group, messageId: "m-1", decision: "new", ttlSeconds: 86_400 } });
+    expect(first).toEqual({
+      status: 200,
+      body: { consumerGroup: group, messageId: "m-1", decision: "new", ttlSeconds: 86_400, windowStartedAt: expect.any(String), windowEndsAt: expect.any(String) },
+    });
     const batch = await call("POST", "/api/v1/claim/batch", {
       items: [
         { consumerGroup: group, messageId: "m-1" },

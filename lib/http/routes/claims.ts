@@ -3,10 +3,13 @@ import type { DbOrTx } from "@/db/types";
 import { claimMany } from "@/lib/dedup/window/claim";
 import { coalescerOptionsFromEnv } from "@/lib/dedup/coalescer";
 import { ClaimCoalescer } from "@/lib/dedup/window/claim-coalescer";
+import { releaseClaim } from "@/lib/dedup/window/release";
 import { errorSchema } from "@/lib/validation/common";
 import {
   claimBatchRequestSchema,
   claimBatchResponseSchema,
+  claimReleaseRequestSchema,
+  claimReleaseResponseSchema,
   claimRequestSchema,
   claimResponseSchema,
 } from "@/lib/validation/window";
@@ -65,6 +68,25 @@ export const claimRoutes: Route[] = [
       for (const item of items) ctx.requireScope("consumerGroups", item.consumerGroup);
       const { db } = await ctx.store();
       return ok({ results: await claimMany(db, items) });
+    },
+  },
+  {
+    method: "POST",
+    path: "/api/v1/claim/release",
+    access: allowed("release"),
+    doc: {
+      summary:
+        "Forget a claim whose work failed, so a redelivery is claimed again; released: false when no claim is inside its window. " +
+        "With claimedAt, a key claimed again since is refused (409). Not audited: a machine action on one key, like an idempotency release",
+      tags: ["window"],
+      request: claimReleaseRequestSchema,
+      responses: { 200: claimReleaseResponseSchema, 400: errorSchema, 409: errorSchema, 503: errorSchema },
+    },
+    handler: async (ctx) => {
+      const input = await ctx.json(claimReleaseRequestSchema);
+      ctx.requireScope("consumerGroups", input.consumerGroup);
+      const { db } = await ctx.store();
+      return ok(await releaseClaim(db, input));
     },
   },
 ];

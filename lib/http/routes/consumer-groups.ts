@@ -31,6 +31,7 @@ export function groupBody(group: ConsumerGroupRow) {
     ttlSeconds: group.ttlSeconds,
     graceSeconds: group.graceSeconds,
     effectiveGraceSeconds: effectiveGraceSeconds(group),
+    slide: group.slide,
     createdAt: group.createdAt.toISOString(),
     updatedAt: group.updatedAt.toISOString(),
   };
@@ -61,7 +62,7 @@ export const consumerGroupRoutes: Route[] = [
     path: "/api/v1/consumer-groups/:id",
     access: group("operate"),
     doc: {
-      summary: "Create a consumer group or change its TTL/grace; applies to existing records at once, audited",
+      summary: "Create a consumer group or change its TTL/grace/sliding window; applies to existing records at once, audited",
       tags: ["window"],
       request: putConsumerGroupSchema,
       responses: { 200: putConsumerGroupResponseSchema, 201: putConsumerGroupResponseSchema, 400: errorSchema, 503: errorSchema },
@@ -75,6 +76,7 @@ export const consumerGroupRoutes: Route[] = [
         consumerGroup: id,
         ttlSeconds: input.ttlSeconds,
         graceSeconds: input.graceSeconds,
+        slide: input.slide,
         reason: input.reason,
         actor: ctx.actor,
       });

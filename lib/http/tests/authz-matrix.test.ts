@@ -64,6 +64,8 @@ const MATRIX: Record<string, Case> = {
   "GET /api/v1/services/:id/keys/:messageId": { allowed: READERS, call: (f) => ({ path: `/api/v1/services/${f.service}/keys/${f.key}` }) },
   "POST /api/v1/claim": { allowed: DECIDERS, call: (f) => ({ path: "/api/v1/claim", body: { consumerGroup: f.group, messageId: next("c") } }) },
   "POST /api/v1/claim/batch": { allowed: DECIDERS, call: (f) => ({ path: "/api/v1/claim/batch", body: { items: [{ consumerGroup: f.group, messageId: next("c") }] } }) },
+  // Giving a failed claim back, like an idempotency release: the service after a failure, or an operator.
+  "POST /api/v1/claim/release": { allowed: [...OPERATORS, "service"], call: (f) => ({ path: "/api/v1/claim/release", body: { consumerGroup: f.group, messageId: next("c") } }) },
   "POST /api/v1/cleanup": { allowed: OPERATORS, call: () => ({ path: "/api/v1/cleanup", body: { maxBatches: 1 } }) },
   "GET /api/v1/consumer-groups": { allowed: [...READERS, ...SCOPED_OUT], filtered: true, call: () => ({ path: "/api/v1/consumer-groups" }) },
   "PUT /api/v1/consumer-groups/:id": { allowed: OPERATORS, call: (f) => ({ path: `/api/v1/consumer-groups/${f.group}`, body: { ttlSeconds: 3600, reason: "matrix" } }) },

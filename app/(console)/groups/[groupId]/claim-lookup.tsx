@@ -1,11 +1,15 @@
 import Form from "next/form";
 import { RelativeTime } from "@/components/ui/relative-time";
 import { VisibleText } from "@/components/ui/visible-text";
+import { formatInstant } from "@/lib/console/format";
 
 export interface ClaimView {
   messageId: string;
   claimedAt: string;
   previousClaimedAt: string | null;
+  /** The window a claim now would be matched against: what a duplicate answer says. */
+  windowStartedAt: string;
+  windowEndsAt: string;
   inWindow: boolean;
 }
 
@@ -28,7 +32,10 @@ export function ClaimLookup({ groupId, query, claim }: { groupId: string; query:
       ) : (
         <p className="small" role="status" data-testid="claim-result">
           <code><VisibleText text={claim.messageId} /></code> claimed <RelativeTime value={claim.claimedAt} />:{" "}
-          {claim.inWindow ? "inside its window, so a redelivery now is a duplicate" : "its window has passed, so a redelivery now is claimed again"}.
+          {claim.inWindow ? "inside its window, so a redelivery now is a duplicate" : "its window has passed, so a redelivery now is claimed again"}.{" "}
+          <span data-testid="claim-window">
+            Window: started {formatInstant(claim.windowStartedAt)}, {claim.inWindow ? "ends" : "ended"} {formatInstant(claim.windowEndsAt)}.
+          </span>
           {claim.previousClaimedAt ? (
             <>
               {" "}

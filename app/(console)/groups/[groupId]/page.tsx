@@ -28,7 +28,7 @@ export default async function GroupPage({ params, searchParams }: { params: Prom
   if (!loaded.data) notFound();
   const { group, history, claim } = loaded.data;
   const stats = [
-    ["TTL", `${formatDuration(group.ttlSeconds)}${group.configured ? "" : " (default)"}`],
+    ["TTL", `${formatDuration(group.ttlSeconds)}${group.configured ? "" : " (default)"}${group.slide ? ", sliding" : ""}`],
     ["Grace for late redeliveries", formatDuration(group.graceSeconds)],
     ["Claims (24 h)", formatCount(group.checks)],
     ["Duplicate rate (24 h)", formatPercent(group.duplicates, group.checks)],
@@ -51,7 +51,7 @@ export default async function GroupPage({ params, searchParams }: { params: Prom
         ))}
       </div>
       <ClaimLookup groupId={group.id} query={claimQuery} claim={claim} />
-      {can(actor, "operate") ? <TtlEditor consumerGroup={group.id} currentTtlSeconds={group.ttlSeconds} /> : null}
+      {can(actor, "operate") ? <TtlEditor consumerGroup={group.id} currentTtlSeconds={group.ttlSeconds} currentSlide={group.slide} /> : null}
       <section className="panel">
         <h2>TTL history</h2>
         {history.length === 0 ? (

@@ -16,13 +16,14 @@ function initialUnit(seconds: number): Unit {
   return seconds % 86_400 === 0 ? "days" : seconds % 3_600 === 0 ? "hours" : seconds % 60 === 0 ? "minutes" : "seconds";
 }
 
-/** Edit a TTL: the preview of what it does to stored records comes first, and saving needs a reason. */
-export function TtlEditor({ consumerGroup, currentTtlSeconds }: { consumerGroup: string; currentTtlSeconds: number }) {
+/** Edit a TTL and the sliding setting: the preview of what it does to stored records comes first, and saving needs a reason. */
+export function TtlEditor({ consumerGroup, currentTtlSeconds, currentSlide }: { consumerGroup: string; currentTtlSeconds: number; currentSlide: boolean }) {
   const followFailure = useFollowFailure();
   const router = useRouter();
   const [unit, setUnit] = useState<Unit>(initialUnit(currentTtlSeconds));
   const [amount, setAmount] = useState(String(currentTtlSeconds / UNITS[initialUnit(currentTtlSeconds)]));
   const [reason, setReason] = useState("");
+  const [slide, setSlide] = useState(currentSlide);
   const ttlSeconds = Math.round(Number(amount) * UNITS[unit]);
   const preview = useMutation({ mutationFn: previewTtlAction });
   const save = useMutation({
@@ -50,6 +51,13 @@ export function TtlEditor({ consumerGroup, currentTtlSeconds }: { consumerGroup:
             </select>
           </span>
         </Field>
+        <label className="field">
+          <span>Sliding window</span>
+          <span className="actions">
+            <input name="slide" type="checkbox" checked={slide} onChange={(e) => setSlide(e.target.checked)} />
+            <span className="small">a duplicate restarts the window</span>
+          </span>
+        </label>
         <button type="button" onClick={() => preview.mutate({ consumerGroup, ttlSeconds })} disabled={preview.isPending}>
           {preview.isPending ? "Measuring…" : "Preview effect"}
         </button>
@@ -62,19 +70,24 @@ export function TtlEditor({ consumerGroup, currentTtlSeconds }: { consumerGroup:
               ? `expires ${formatCount(previewed.expireAtOnce)} records now`
               : previewed.newTtlSeconds > previewed.currentTtlSeconds
                 ? `extends the window of ${formatCount(previewed.liveOn)} live records and brings back ${formatCount(previewed.revived)} expired ones`
-                : "no change"}
+                : "no change to the TTL"}
             . Live records: {formatCount(previewed.liveNow)} now, {formatCount(previewed.liveAfter)} after.
+            {slide !== currentSlide
+              ? slide
+                ? " Sliding on: from now on each duplicate restarts its record's window."
+                : " Sliding off: a duplicate no longer restarts the window; windows run from the last restart."
+              : null}
           </p>
           <ReasonedAction
             reason={reason}
             onReason={setReason}
             reasonErrors={failure?.fieldErrors?.reason}
             tone="primary"
-            blocked={previewed.newTtlSeconds === previewed.currentTtlSeconds}
+            blocked={previewed.newTtlSeconds === previewed.currentTtlSeconds && slide === currentSlide}
             pending={save.isPending}
-            label={`Save TTL of ${formatDuration(ttlSeconds)}`}
+            label={`Save TTL of ${formatDuration(ttlSeconds)}${slide ? ", sliding" : ""}`}
             pendingLabel="Saving…"
-            onConfirm={() => save.mutate({ consumerGroup, ttlSeconds, reason })}
+            onConfirm={() => save.mutate({ consumerGroup, ttlSeconds, slide, reason })}
           />
         </div>
       ) : (
