@@ -14,16 +14,16 @@ export function countDecision(event: DecisionEvent): void {
   if (event.decision === "error") return;
   switch (event.mode) {
     case "last_seen":
-      return metrics.checks.inc({ service: services.label(event.subject), outcome: event.decision });
+      return metrics.pending.checks.add(services.label(event.subject), event.decision);
     case "window": {
       const group = groups.label(event.subject);
-      metrics.claims.inc({ consumer_group: group, outcome: event.decision });
+      metrics.pending.claims.add(group, event.decision);
       if (event.lateBySeconds === undefined) return;
       metrics.lateRedeliveries.inc({ consumer_group: group });
       return metrics.lateness.observe({ consumer_group: group }, Math.max(0, event.lateBySeconds));
     }
     case "idempotency":
-      return metrics.idempotencyBegins.inc({ scope: scopes.label(event.subject), outcome: event.decision });
+      return metrics.pending.begins.add(scopes.label(event.subject), event.decision);
     case "idempotency_release":
       return metrics.idempotencyReleases.inc({ scope: scopes.label(event.subject), released: String(event.decision === "released") });
   }

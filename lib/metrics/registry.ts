@@ -1,5 +1,6 @@
 import { Counter, Gauge, Histogram, Registry, collectDefaultMetrics } from "prom-client";
 import { watchEventLoop } from "./event-loop";
+import { PendingCounts } from "./pending-counts";
 
 /** Seconds; most decisions take a millisecond or two, a stalled store takes its timeout. */
 const LATENCY_BUCKETS = [0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10];
@@ -20,19 +21,28 @@ function createMetrics() {
     collect: () => void drainEventLoop(),
   });
   drainEventLoop = watchEventLoop(eventLoopDelay);
+  // Decisions are counted here between scrapes (lib/metrics/decisions.ts); each scrape moves them into the counters.
+  const pending = { checks: new PendingCounts(), claims: new PendingCounts(), begins: new PendingCounts() };
   return {
     registry,
+    pending,
     checks: new Counter({
       name: "weir_checks_total",
       help: "Last-seen checks decided, by service and decision (new, changed, duplicate)",
       labelNames: ["service", "outcome"] as const,
       registers,
+      collect() {
+        pending.checks.drainInto(this, "service");
+      },
     }),
     claims: new Counter({
       name: "weir_claims_total",
       help: "Window claims decided, by consumer group and decision (new, duplicate)",
       labelNames: ["consumer_group", "outcome"] as const,
       registers,
+      collect() {
+        pending.claims.drainInto(this, "consumer_group");
+      },
     }),
     lateRedeliveries: new Counter({
       name: "weir_late_redeliveries_total",
@@ -52,6 +62,9 @@ function createMetrics() {
       help: "Idempotency-key begins, by scope and outcome (started, completed, in_progress, mismatch)",
       labelNames: ["scope", "outcome"] as const,
       registers,
+      collect() {
+        pending.begins.drainInto(this, "scope");
+      },
     }),
     idempotencyReleases: new Counter({
       name: "weir_idempotency_releases_total",
