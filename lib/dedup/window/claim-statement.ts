@@ -3,9 +3,9 @@ import type { RawStatement } from "@/db/raw";
 /**
  * One statement decides claims with distinct keys, against the database clock.
  *
- * - `input` reads each group's TTL (or the default) in the statement's snapshot.
- * - `live` finds records still inside their window: those claims are duplicates
- *   and nothing is written or locked for them.
+ * - `input` reads each group's TTL and slide (or the defaults) and the record
+ *   still inside its window, if any, in the statement's snapshot: those claims
+ *   are duplicates and nothing is written or locked for them.
  * - Every other key goes through an upsert whose update fires only when the
  *   committed record's window has expired (a late redelivery): the claim carries
  *   its cutoff (now minus the TTL) as a column, so the conflict clause compares
@@ -14,26 +14,24 @@ import type { RawStatement } from "@/db/raw";
  *   neither set lost a race to a claim that committed first: a duplicate.
  * - Rows are inserted in key order so concurrent batches lock in the same order.
  * - `slid` restarts the window of live records in sliding groups only; for other
- *   groups it finds no row, so their duplicates still write nothing.
+ *   groups it joins no row, so their duplicates still write nothing.
  * - A duplicate answers when its window started; one that lost a race has no row
  *   in this snapshot (null here, read afterwards by the caller).
  */
 const CLAIM_SQL = `
 with input as (
-  select i.consumer_group, i.message_id, coalesce(g.ttl_seconds, $3::int) as ttl_seconds, coalesce(g.slide, false) as slide
+  select i.consumer_group, i.message_id, t.ttl_seconds, t.slide, r.claimed_at as live_claimed_at
   from unnest($1::text[], $2::text[]) as i(consumer_group, message_id)
   left join consumer_groups g on g.id = i.consumer_group
-),
-live as (
-  select r.consumer_group, r.message_id, r.claimed_at, i.slide, i.ttl_seconds
-  from input i join window_records r on r.consumer_group = i.consumer_group and r.message_id = i.message_id
-  where r.claimed_at > statement_timestamp() - make_interval(secs => i.ttl_seconds)
+  cross join lateral (select coalesce(g.ttl_seconds, $3::int) as ttl_seconds, coalesce(g.slide, false) as slide) t
+  left join window_records r on r.consumer_group = i.consumer_group and r.message_id = i.message_id
+    and r.claimed_at > statement_timestamp() - make_interval(secs => t.ttl_seconds)
 ),
 written as (
   insert into window_records as r (consumer_group, message_id, claimed_at, claim_cutoff)
   select i.consumer_group, i.message_id, statement_timestamp(), statement_timestamp() - make_interval(secs => i.ttl_seconds)
   from input i
-  where not exists (select 1 from live l where l.consumer_group = i.consumer_group and l.message_id = i.message_id)
+  where i.live_claimed_at is null
   order by i.consumer_group, i.message_id
   on conflict (consumer_group, message_id) do update
     set claimed_at = excluded.claimed_at, claim_cutoff = excluded.claim_cutoff, previous_claimed_at = r.claimed_at
@@ -41,17 +39,16 @@ written as (
   returning r.consumer_group, r.message_id, r.claimed_at, r.previous_claimed_at
 ),
 slid as (
-  update window_records r set claimed_at = statement_timestamp(), claim_cutoff = statement_timestamp() - make_interval(secs => l.ttl_seconds)
-  from live l
-  where l.slide and r.consumer_group = l.consumer_group and r.message_id = l.message_id
-    and r.claimed_at > statement_timestamp() - make_interval(secs => l.ttl_seconds)
+  update window_records r set claimed_at = statement_timestamp(), claim_cutoff = statement_timestamp() - make_interval(secs => i.ttl_seconds)
+  from input i
+  where i.slide and i.live_claimed_at is not null and r.consumer_group = i.consumer_group and r.message_id = i.message_id
+    and r.claimed_at > statement_timestamp() - make_interval(secs => i.ttl_seconds)
 )
 select i.consumer_group, i.message_id, i.ttl_seconds, w.message_id is not null as claimed,
   round((extract(epoch from w.claimed_at - w.previous_claimed_at) - i.ttl_seconds)::numeric, 3)::float8 as late_by_seconds,
-  coalesce(w.claimed_at, l.claimed_at) as window_started_at
+  coalesce(w.claimed_at, i.live_claimed_at) as window_started_at
 from input i
 left join written w on w.consumer_group = i.consumer_group and w.message_id = i.message_id
-left join live l on l.consumer_group = i.consumer_group and l.message_id = i.message_id
 `;
 
 export interface ClaimRow {
@@ -71,7 +68,7 @@ export interface ClaimKey {
 
 export function claimStatement(items: readonly ClaimKey[], defaultTtlSeconds: number): RawStatement {
   return {
-    name: "weir_window_claim_v3",
+    name: "weir_window_claim_v4",
     text: CLAIM_SQL,
     values: [items.map((i) => i.consumerGroup), items.map((i) => i.messageId), defaultTtlSeconds],
   };
