@@ -30,10 +30,20 @@ test("change a consumer group's TTL after previewing its effect", async ({ page,
   await expect(history.getByRole("row").filter({ hasText: "consumers are idempotent downstream" })).toContainText("1 d → 1 s");
   await expect(page.getByTestId("group-stats")).not.toContainText("(default)");
 
+  // Sliding window: a change of the setting alone, previewed and saved with a reason.
+  await page.getByLabel("Sliding window").check();
+  await page.getByRole("button", { name: "Preview effect" }).click();
+  await expect(preview).toContainText("Sliding on");
+  await page.getByLabel("Reason (for the audit log)").fill("redelivered every 50 minutes");
+  await page.getByRole("button", { name: "Save TTL of 1 s, sliding" }).click();
+  await expect(page.getByTestId("group-stats")).toContainText("1 s, sliding");
+
   // Exact lookup of one claim in the group.
   await page.getByLabel("Exact message id").fill("m-3");
   await page.getByRole("form", { name: "Find a claim" }).getByRole("button", { name: "Find" }).click();
   await expect(page.getByTestId("claim-result")).toContainText("m-3");
+  // The same window a duplicate answer carries: when it started and ended.
+  await expect(page.getByTestId("claim-window")).toContainText(/Window: started .+, ended .+\./);
   await page.getByLabel("Exact message id").fill("never-claimed");
   await page.getByRole("form", { name: "Find a claim" }).getByRole("button", { name: "Find" }).click();
   await expect(page.getByTestId("claim-result")).toContainText("No claim of never-claimed is stored");
