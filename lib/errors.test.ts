@@ -46,6 +46,7 @@ describe("typed errors, mapped once per transport", () => {
       expect(errorStatusAndCode(err)).toEqual({ status: err.status, code: err.code });
       const retry = (err as { retryAfterSeconds?: number }).retryAfterSeconds;
       if (retry !== undefined) expect(result.headers?.["retry-after"]).toBe(String(retry));
+      if (err instanceof errors.UnauthorizedError) expect(result.headers?.["www-authenticate"]).toBe('Bearer realm="weir"');
     });
 
     it("server actions: its code and message, never the generic failure", () => {

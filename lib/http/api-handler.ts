@@ -3,7 +3,7 @@ import type { IncomingMessage, ServerResponse } from "node:http";
 import type { ZodType } from "zod";
 import type { Store } from "@/db/client";
 import { authorize } from "@/lib/auth/authorize";
-import { UnauthorizedError, WeirError } from "@/lib/errors";
+import { WeirError } from "@/lib/errors";
 import { ANONYMOUS, guardRoutes } from "./guard-routes";
 import { canonicalizeJson } from "@/lib/dedup/canonical/canonical-json";
 import { readBody } from "./body";
@@ -76,9 +76,7 @@ export function createApiHandler(routes: Route[], getStore: () => Promise<Store>
       writeResult(res, result, requestId);
     } catch (err) {
       if (res.headersSent) return void res.destroy();
-      const result = errorToResult(err, requestId);
-      if (err instanceof UnauthorizedError) result.headers = { ...result.headers, "www-authenticate": 'Bearer realm="weir"' };
-      writeResult(res, result, requestId);
+      writeResult(res, errorToResult(err, requestId), requestId);
     }
   };
 }

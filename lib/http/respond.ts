@@ -1,7 +1,7 @@
 import type { ServerResponse } from "node:http";
 import { ZodError } from "zod";
 import { isStoreUnavailable } from "@/db/unavailable";
-import { RateLimitedError, StoreUnavailableError, WeirError } from "@/lib/errors";
+import { RateLimitedError, StoreUnavailableError, UnauthorizedError, WeirError } from "@/lib/errors";
 import { CanonicalJsonError } from "@/lib/dedup/canonical/errors";
 import type { HttpResult } from "./types";
 
@@ -40,6 +40,9 @@ function knownErrorResult(err: unknown): HttpResult | undefined {
   }
   if (err instanceof CanonicalJsonError) {
     return { status: 400, body: errorBody(err.code, err.message, err.path) };
+  }
+  if (err instanceof UnauthorizedError) {
+    return { status: 401, body: errorBody(err.code, err.message), headers: { "www-authenticate": 'Bearer realm="weir"' } };
   }
   if (err instanceof RateLimitedError) {
     return { status: 429, body: errorBody(err.code, err.message), headers: { "retry-after": String(err.retryAfterSeconds) } };
