@@ -23,3 +23,17 @@ test("unknown services, keys, resets and groups answer 404 with the console's pa
   await page.getByTestId("not-found").getByRole("link", { name: "All services" }).click();
   await expect(page).toHaveURL(/\/services$/);
 });
+
+test("an address outside the console's pages answers 404 with the console's header, navigation and lookup", async ({ page }) => {
+  for (const path of ["/no-such-page", "/services-typo/x/y", "/api-docs-typo"]) {
+    const response = await page.goto(path);
+    expect(response?.status(), path).toBe(404);
+    await expect(page.getByTestId("not-found")).toContainText("no page at this address");
+    await expect(page.getByRole("navigation", { name: "Console" })).toBeVisible();
+    await expect(page.getByRole("search", { name: "Find an id" })).toBeVisible();
+  }
+  await page.screenshot({ path: "test-results/not-found-root.png", fullPage: true });
+  await page.getByTestId("not-found").getByRole("link", { name: "Overview" }).click();
+  await expect(page).toHaveURL(/\/$/);
+  await expect(page.getByTestId("not-found")).toHaveCount(0);
+});

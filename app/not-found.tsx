@@ -1,0 +1,23 @@
+import type { Metadata } from "next";
+import { QueryProvider } from "@/components/providers/query-provider";
+import { ConsoleHeader } from "@/components/ui/console-header";
+import { NotFoundPanel } from "@/components/ui/not-found-panel";
+
+export const metadata: Metadata = { title: "Not found" };
+
+/**
+ * Any address outside the console's pages (answered with HTTP 404): the console's own header,
+ * navigation and lookup box, so there is always a way back.
+ */
+export default function RootNotFound() {
+  return (
+    <QueryProvider>
+      <div className="shell">
+        <ConsoleHeader />
+        <main id="main" className="content" tabIndex={-1}>
+          <NotFoundPanel>The console has no page at this address. It may have been mistyped or moved.</NotFoundPanel>
+        </main>
+      </div>
+    </QueryProvider>
+  );
+}
