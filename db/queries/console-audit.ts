@@ -54,6 +54,13 @@ export async function listAudit(db: DbOrTx, q: AuditQuery, limit: number): Promi
   }));
 }
 
+/** Entries matching the filters (paging aside), counted up to `cap` + 1 rows. */
+export async function countAudit(db: DbOrTx, q: Omit<AuditQuery, "beforeId">, cap: number): Promise<number> {
+  const [row] = await queryRows<{ n: number }>(db, sql`
+    select count(*)::int as n from (select 1 from audit_log where ${where(q)} limit ${cap + 1}) a`);
+  return Number(row?.n ?? 0);
+}
+
 /** The actions that occur in the log, for the filter's choices (through audit_log_by_action). */
 export async function auditActions(db: DbOrTx): Promise<string[]> {
   const result = await queryRows<{ action: string }>(db, sql`select distinct action from audit_log order by action`);

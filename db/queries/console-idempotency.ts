@@ -86,6 +86,16 @@ export async function listIdempotencyKeys(
   return back ? rows.reverse() : rows;
 }
 
+/**
+ * A scope's keys in one state, counted up to `cap` + 1: the in-progress count walks the partial
+ * in-progress index, the others stop after `cap` + 1 matching rows of the primary key.
+ */
+export async function countIdempotencyKeys(db: DbOrTx, q: { scope: string; state: KeyStateFilter; cap: number }): Promise<number> {
+  const [row] = await queryRows<{ n: number }>(db, sql`
+    select count(*)::int as n from (select 1 from idempotency_keys where scope = ${q.scope} and ${STATE[q.state]} limit ${q.cap + 1}) k`);
+  return Number(row?.n ?? 0);
+}
+
 export async function findIdempotencyKey(db: DbOrTx, scope: string, key: string): Promise<IdempotencyKeyRow | undefined> {
   const result = await queryRows<Record<string, unknown>>(db,
     sql`select ${COLUMNS} from idempotency_keys where scope = ${scope} and key = ${key} and locked_until is distinct from created_at`,

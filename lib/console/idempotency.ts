@@ -1,5 +1,6 @@
 import { z } from "zod";
 import {
+  countIdempotencyKeys,
   findIdempotencyKey,
   listIdempotencyKeys,
   listScopeIds,
@@ -8,6 +9,7 @@ import {
 import type { DbOrTx } from "@/db/types";
 import { rawValues, type SearchParams } from "@/lib/validation/console-common";
 import { IDEMPOTENCY_PAGE_SIZE, idempotencyBrowseSchema, type KeyStateFilter } from "@/lib/validation/console-idempotency";
+import { cappedCount, LIST_COUNT_CAP, type CappedCount } from "./capped-count";
 import { decodeCursor, encodeCursor } from "./cursor";
 
 export type KeyState = "in_progress" | "stuck" | "completed" | "expired";
@@ -61,6 +63,8 @@ export interface IdempotencyBrowse {
   keys: IdempotencyKeyView[];
   nextCursor: string | null;
   prevCursor: string | null;
+  /** Keys of the scope in this state, counted up to LIST_COUNT_CAP; null when there is no list. */
+  total: CappedCount | null;
 }
 
 /** Scopes, and one page of the chosen scope's keys in the chosen state (default: the first scope, in progress). */
@@ -74,15 +78,18 @@ export async function loadIdempotencyBrowse(
   const parsed = idempotencyBrowseSchema.safeParse(params);
   if (!parsed.success) {
     const fieldErrors = z.flattenError(parsed.error).fieldErrors as Record<string, string[]>;
-    return { scopes, scope: null, rawScope, known: false, status: "in_progress", fieldErrors, keys: [], nextCursor: null, prevCursor: null };
+    return { scopes, scope: null, rawScope, known: false, status: "in_progress", fieldErrors, keys: [], nextCursor: null, prevCursor: null, total: null };
   }
   const scope = parsed.data.scope ?? scopes[0] ?? null;
   const status = parsed.data.status;
   const known = scope !== null && scopes.includes(scope);
-  if (!known) return { scopes, scope, rawScope, known, status, fieldErrors: {}, keys: [], nextCursor: null, prevCursor: null };
+  if (!known) return { scopes, scope, rawScope, known, status, fieldErrors: {}, keys: [], nextCursor: null, prevCursor: null, total: null };
   const beforeKey = decodeCursor(parsed.data.before, 1)?.[0];
   const afterKey = beforeKey === undefined ? decodeCursor(parsed.data.after, 1)?.[0] : undefined;
-  const rows = await listIdempotencyKeys(db, { scope, state: status, afterKey, beforeKey, limit: pageSize + 1 });
+  const [rows, counted] = await Promise.all([
+    listIdempotencyKeys(db, { scope, state: status, afterKey, beforeKey, limit: pageSize + 1 }),
+    countIdempotencyKeys(db, { scope, state: status, cap: LIST_COUNT_CAP }),
+  ]);
   // Paging back reads one extra row before the page: it says whether there is an earlier page.
   const more = rows.length > pageSize;
   const page = beforeKey !== undefined ? rows.slice(-pageSize) : rows.slice(0, pageSize);
@@ -97,6 +104,7 @@ export async function loadIdempotencyBrowse(
     keys: page.map((row) => keyView(row)),
     nextCursor: beforeKey !== undefined || more ? cursor(page.at(-1)) : null,
     prevCursor: (beforeKey !== undefined ? more : afterKey !== undefined) ? cursor(page[0]) : null,
+    total: cappedCount(counted),
   };
 }
 

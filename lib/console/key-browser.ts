@@ -4,6 +4,7 @@ import { findService, type ServiceRow } from "@/db/queries/services";
 import type { DbOrTx } from "@/db/types";
 import { rawValues, type SearchParams } from "@/lib/validation/console-common";
 import { KEY_PAGE_SIZE, keyBrowserQuerySchema, type KeyBrowserQuery } from "@/lib/validation/console-keys";
+import { LIST_COUNT_CAP } from "./capped-count";
 import { decodeCursor, encodeCursor } from "./cursor";
 
 export const KEY_FILTER_NAMES = ["prefix", "from", "to", "minVersion", "sort"] as const;
@@ -32,7 +33,7 @@ export interface KeyBrowserData {
 }
 
 /** Counting stops here, so a service with millions of keys costs one short index range scan. */
-export const KEY_COUNT_CAP = 10_000;
+export const KEY_COUNT_CAP = LIST_COUNT_CAP;
 
 export function decodeKeyCursor(value: string | undefined): KeyCursor | undefined {
   const parts = decodeCursor(value, 2);

@@ -4,12 +4,14 @@ import Link from "next/link";
 import { EmptyState } from "@/components/ui/empty-state";
 import { Field } from "@/components/ui/field";
 import { InvalidFilters } from "@/components/ui/invalid-filters";
+import { ListTotal } from "@/components/ui/list-total";
 import { VisibleText } from "@/components/ui/visible-text";
 import { hrefWith, Pager } from "@/components/ui/pager";
 import { PageHeader } from "@/components/ui/page-header";
 import { StoreUnavailableNotice } from "@/components/ui/store-unavailable";
 import { requireConsoleActor } from "@/lib/auth/console-actor";
 import { loadAuditPage } from "@/lib/audit/list";
+import { loadAuditCount } from "@/lib/console/counts";
 import { formatCount, formatInstant, toInputInstant } from "@/lib/console/format";
 import { withStore } from "@/lib/console/store";
 import { rawValues, type SearchParams } from "@/lib/validation/console-common";
@@ -23,6 +25,10 @@ export default async function AuditPage({ searchParams }: { searchParams: Promis
   const loaded = await withStore((db) => loadAuditPage(db, params));
   if (!loaded.ok) return <StoreUnavailableNotice />;
   const { filters, fieldErrors, actions, entries, nextCursor } = loaded.data;
+  const counted = filters
+    ? await withStore((db) => loadAuditCount(db, { action: filters.action, actor: filters.actor, targetPrefix: filters.target, from: filters.from, to: filters.to }))
+    : null;
+  const total = counted?.ok ? counted.data : null;
   // A refused filter stays in its field as typed (text, since a date input would silently empty it).
   const raw = rawValues(params, ["actor", "target", "from", "to"]);
   const invalid = Object.keys(fieldErrors).length > 0;
@@ -78,6 +84,7 @@ export default async function AuditPage({ searchParams }: { searchParams: Promis
         <EmptyState title="No audit entries match." />
       ) : (
         <div className="table-wrap">
+          {total ? <ListTotal total={total} noun="entry" plural="entries" testId="audit-total" /> : null}
           <table data-testid="audit">
             <thead>
               <tr>

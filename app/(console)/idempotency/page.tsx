@@ -5,6 +5,7 @@ import { Badge } from "@/components/ui/badge";
 import { CopyButton } from "@/components/ui/copy-button";
 import { Field } from "@/components/ui/field";
 import { InvalidFilters } from "@/components/ui/invalid-filters";
+import { ListTotal } from "@/components/ui/list-total";
 import { RelativeTime } from "@/components/ui/relative-time";
 import { VisibleText } from "@/components/ui/visible-text";
 import { EmptyState } from "@/components/ui/empty-state";
@@ -27,7 +28,7 @@ export default async function IdempotencyPage({ searchParams }: { searchParams: 
   const params = await searchParams;
   const loaded = await withStore((db) => loadIdempotencyBrowse(db, params));
   if (!loaded.ok) return <StoreUnavailableNotice />;
-  const { scopes, scope, rawScope, known, status, keys, nextCursor, prevCursor, fieldErrors } = loaded.data;
+  const { scopes, scope, rawScope, known, status, keys, nextCursor, prevCursor, fieldErrors, total } = loaded.data;
   const released = param(params.released);
   const scopeErrors = fieldErrors.scope ?? (scope !== null && !known ? [`There is no idempotency scope named “${scope}”.`] : undefined);
   return (
@@ -85,6 +86,7 @@ export default async function IdempotencyPage({ searchParams }: { searchParams: 
             <EmptyState title={`No ${LABELS[status].toLowerCase()} keys in scope ${scope}.`} />
           ) : (
             <div className="table-wrap">
+              {total ? <ListTotal total={total} noun={`${LABELS[status].toLowerCase()} key`} testId="idempotency-total" /> : null}
               <table data-testid="idempotency-keys">
                 <thead>
                   <tr>

@@ -8,6 +8,8 @@ import { requireConsoleActor } from "@/lib/auth/console-actor";
 import { can } from "@/lib/auth/authorize";
 import { formatCount, formatDuration, formatInstant, formatPercent } from "@/lib/console/format";
 import { loadGroup } from "@/lib/console/groups";
+import { formatCappedCount } from "@/lib/console/capped-count";
+import { loadGroupRecordCount } from "@/lib/console/counts";
 import { withStore } from "@/lib/console/store";
 import { consumerGroupIdSchema } from "@/lib/validation/window";
 import { param, type SearchParams } from "@/lib/validation/console-common";
@@ -27,9 +29,11 @@ export default async function GroupPage({ params, searchParams }: { params: Prom
   if (!loaded.ok) return <StoreUnavailableNotice />;
   if (!loaded.data) notFound();
   const { group, history, claim } = loaded.data;
+  const records = await withStore((db) => loadGroupRecordCount(db, group.id));
   const stats = [
     ["TTL", `${formatDuration(group.ttlSeconds)}${group.configured ? "" : " (default)"}${group.slide ? ", sliding" : ""}`],
     ["Grace for late redeliveries", formatDuration(group.graceSeconds)],
+    ["Stored records", records.ok ? formatCappedCount(records.data) : "–"],
     ["Claims (24 h)", formatCount(group.checks)],
     ["Duplicate rate (24 h)", formatPercent(group.duplicates, group.checks)],
     ["Late redeliveries (24 h)", formatCount(group.lateRedeliveries)],

@@ -3,12 +3,12 @@ import Link from "next/link";
 import { notFound } from "next/navigation";
 import { VisibleText } from "@/components/ui/visible-text";
 import { InvalidFilters } from "@/components/ui/invalid-filters";
+import { ListTotal } from "@/components/ui/list-total";
 import { hrefWith, Pager } from "@/components/ui/pager";
 import { PageHeader } from "@/components/ui/page-header";
 import { StoreUnavailableNotice } from "@/components/ui/store-unavailable";
 import { requireConsoleActor } from "@/lib/auth/console-actor";
 import { can } from "@/lib/auth/authorize";
-import { formatCount } from "@/lib/console/format";
 import { loadKeyBrowser } from "@/lib/console/key-browser";
 import { withStore } from "@/lib/console/store";
 import type { SearchParams } from "@/lib/validation/console-common";
@@ -67,13 +67,7 @@ export default async function KeyBrowserPage({
         <InvalidFilters what="keys" />
       ) : (
         <>
-          {total ? (
-            <p className="small muted" data-testid="key-total">
-              {formatCount(total.count)}
-              {total.capped ? "+" : ""} {filtered ? "matching " : ""}key{total.count === 1 && !total.capped ? "" : "s"}
-              {total.capped ? " (counting stops there)" : ""}
-            </p>
-          ) : null}
+          {total ? <ListTotal total={total} noun={filtered ? "matching key" : "key"} testId="key-total" /> : null}
           <KeyTable serviceId={service.id} rows={rows} filtered={filtered} />
           <Pager
             isFirst={!filters.after && !filters.before}
