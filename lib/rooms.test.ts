@@ -29,7 +29,7 @@ const RULES: Record<string, readonly string[]> = {
   "lib/demo": [...BASE, "db", "lib/dedup", "lib/services"],
   "lib/console": [...ENGINE, "lib/auth", "lib/dedup", "lib/reset", "lib/services", "lib/stats"],
   "lib/audit": [...ENGINE, "lib/auth", "lib/console"],
-  "lib/metrics": [...BASE, "db", "lib/dedup", "lib/http"],
+  "lib/metrics": [...BASE, "db", "lib/dedup"],
   "lib/http": [...ENGINE, "lib/auth", "lib/dedup", "lib/reset", "lib/services", "lib/audit", "lib/metrics"],
   "lib/actions": [...ENGINE, "lib/auth", "lib/dedup", "lib/reset", "lib/services", "lib/audit", "lib/console"],
   components: [...BASE, "lib/actions", "lib/auth", "lib/console", "lib/validation"],

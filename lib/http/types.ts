@@ -36,7 +36,7 @@ export interface ApiContext {
 
 export type RouteHandler = (ctx: ApiContext) => Promise<HttpResult>;
 
-/** Which decision-latency histogram (or cleanup counters) a route feeds (lib/metrics/instrument-routes.ts); decisions are counted by the engine. */
+/** Which decision-latency histogram (or cleanup counters) a route feeds (lib/http/instrument-routes.ts); decisions are counted by the engine. */
 export type ObservedAs = "last_seen" | "window" | "idempotency_begin" | "idempotency_release" | "cleanup";
 
 /**

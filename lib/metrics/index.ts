@@ -1,5 +1,8 @@
+// Subscribes the Prometheus counters to the decision events of this process.
+import "./decisions";
+
 export { metrics } from "./registry";
-export { instrumentRoutes } from "./instrument-routes";
 export { watchStore } from "./store-gauges";
-export { cleanupPassObserver, observeCleanupLag, observeCleanupPass } from "./cleanup";
+export { cleanupPassObserver, observeCleanupBody, observeCleanupLag, observeCleanupPass } from "./cleanup";
+export { countStoreError } from "./outcomes";
 export { countDecision } from "./decisions";

@@ -1,9 +1,9 @@
 import type { Store } from "@/db/client";
-import { instrumentRoutes } from "@/lib/metrics";
 import { coalescerOptionsFromEnv } from "@/lib/dedup/coalescer";
 import { CheckCoalescer } from "@/lib/dedup/last-seen/coalescer";
 import { apiDocsOf } from "../api-doc";
 import { guardRoutes } from "../guard-routes";
+import { instrumentRoutes } from "../instrument-routes";
 import type { Route } from "../types";
 import { checkRoutes } from "./check";
 import { claimRoutes } from "./claims";

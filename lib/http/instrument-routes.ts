@@ -1,9 +1,6 @@
-import { errorStatusAndCode } from "@/lib/http/respond";
-import type { HttpResult, ObservedAs, Route } from "@/lib/http/types";
-import { observeCleanupBody } from "./cleanup";
-import "./decisions";
-import { countStoreError } from "./outcomes";
-import { metrics } from "./registry";
+import { countStoreError, metrics, observeCleanupBody } from "@/lib/metrics";
+import { errorStatusAndCode } from "./respond";
+import type { HttpResult, ObservedAs, Route } from "./types";
 
 /**
  * The decision-latency mode of a route's answers, by its `observe`. The decisions
