@@ -2,6 +2,8 @@ import { beforeAll, describe, expect, it } from "vitest";
 import { loadOverview } from "@/lib/console/overview";
 import { check } from "@/lib/dedup/last-seen/check";
 import { claim } from "@/lib/dedup/window/claim";
+import { createTestToken } from "@/lib/client/token.fixture";
+import { startTestApi, type TestApi } from "@/test/api-server";
 import { createService, uniqueId } from "@/test/factories";
 import { createTestDatabase, type TestDatabase } from "@/test/test-db";
 import { stats } from "./recorder";
@@ -10,9 +12,11 @@ import { stats } from "./recorder";
 // Its decisions reach the console's charts through the same telemetry event as API calls.
 
 let store: TestDatabase;
+let api: TestApi;
 
 beforeAll(async () => {
   store = await createTestDatabase();
+  api = await startTestApi(async () => store);
 });
 
 describe("library-mode decisions in the stats rollup", () => {
@@ -32,5 +36,18 @@ describe("library-mode decisions in the stats rollup", () => {
     expect(overview.series.reduce((sum, point) => sum + point.duplicates, 0)).toBe(1);
     const groups = await loadOverview(store.db, { range: "24h", kind: "group", subject: group });
     expect(groups.groups.find((g) => g.id === group)).toMatchObject({ checks: 1, new: 1, duplicates: 0 });
+  });
+
+  it("counts API checks once each, single and batch alike", async () => {
+    const serviceId = await createService(store.db);
+    const auth = { authorization: `Bearer ${await createTestToken(store.db, { role: "admin" })}` };
+    const single = (payload: unknown) => api.request("POST", "/api/v1/check", { serviceId, messageId: "A", payload }, auth);
+    expect((await single(1)).body.decision).toBe("new");
+    expect((await single(1)).body.decision).toBe("duplicate");
+    const items = [1, 1, 2].map((payload) => ({ serviceId, messageId: "B", payload }));
+    expect((await api.request("POST", "/api/v1/check/batch", { items }, auth)).status).toBe(200);
+    await stats.flush(store.db);
+    const overview = await loadOverview(store.db, { range: "24h", kind: "service", subject: serviceId });
+    expect(overview.services.find((s) => s.id === serviceId)).toMatchObject({ checks: 5, new: 2, changed: 1, duplicates: 2 });
   });
 });
