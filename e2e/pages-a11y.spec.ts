@@ -1,7 +1,7 @@
 import AxeBuilder from "@axe-core/playwright";
 import { expect, test, type Page } from "@playwright/test";
 import { checkAll, registerService, uniqueId } from "./support/api";
-import { beginKey, claimAll, setScope } from "./support/console-data";
+import { beginKey, claimAll, keyState, setScope } from "./support/console-data";
 
 /** Serious and critical axe findings on the page as it is now, as readable lines. */
 async function seriousViolations(page: Page): Promise<string[]> {
@@ -11,7 +11,7 @@ async function seriousViolations(page: Page): Promise<string[]> {
     .map((v) => `${v.id} (${v.impact}): ${v.nodes.map((n) => n.target.join(" ")).slice(0, 3).join(" | ")}`);
 }
 
-test("every page: main landmark, skip link, 0 serious or critical axe violations, light and dark screenshots", async ({ page, request }) => {
+test("every page: main landmark, skip link, 0 serious or critical axe violations, light and dark screenshots", async ({ page, request, browser }) => {
   test.setTimeout(240_000);
   const serviceId = uniqueId("e2e-a11y");
   const group = uniqueId("e2e-a11y-group");
@@ -36,6 +36,7 @@ test("every page: main landmark, skip link, 0 serious or critical axe violations
   await expect(page).toHaveURL(/\/reset\/\d+$/);
   await expect(page.getByRole("progressbar", { name: /Reset #\d+/ })).toBeVisible();
   const resetPath = new URL(page.url()).pathname;
+  const { hash } = (await keyState(request, serviceId, "order-1"))!;
   const pages: [string, string][] = [
     ["overview", "/"],
     ["services", "/services"],
@@ -51,7 +52,10 @@ test("every page: main landmark, skip link, 0 serious or critical axe violations
     ["audit", "/audit"],
     ["tokens", "/tokens"],
     ["find", "/find?q=order-1"],
+    ["find-hash", `/find?q=${hash}`],
+    ["find-empty", "/find"],
     ["not-found", "/services/no-such-service"],
+    ["not-found-root", "/no-such-page"],
   ];
   const problems: string[] = [];
   for (const scheme of ["light", "dark"] as const) {
@@ -63,6 +67,14 @@ test("every page: main landmark, skip link, 0 serious or critical axe violations
       for (const line of await seriousViolations(page)) problems.push(`${scheme} ${path}: ${line}`);
       await page.screenshot({ path: `test-results/pages/${name}-${scheme}.png`, fullPage: true });
     }
+    // The sign-in page, as a signed-out visitor sees it.
+    const signedOut = await browser.newContext({ storageState: { cookies: [], origins: [] }, colorScheme: scheme });
+    const visitor = await signedOut.newPage();
+    await visitor.goto(`${test.info().project.use.baseURL}/sign-in`);
+    await expect(visitor.locator("h1").first()).toBeVisible();
+    for (const line of await seriousViolations(visitor)) problems.push(`${scheme} /sign-in: ${line}`);
+    await visitor.screenshot({ path: `test-results/pages/sign-in-${scheme}.png`, fullPage: true });
+    await signedOut.close();
   }
   expect(problems).toEqual([]);
 

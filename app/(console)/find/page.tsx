@@ -8,6 +8,7 @@ import { StoreUnavailableNotice } from "@/components/ui/store-unavailable";
 import { VisibleText } from "@/components/ui/visible-text";
 import { requireConsoleActor } from "@/lib/auth/console-actor";
 import { FIND_MAX_LENGTH, findAnything } from "@/lib/console/find";
+import { formatCount } from "@/lib/console/format";
 import { withStore } from "@/lib/console/store";
 import { param, type SearchParams } from "@/lib/validation/console-common";
 
@@ -16,6 +17,25 @@ export const metadata: Metadata = { title: "Find" };
 
 const KIND_LABELS = { key: "last-seen key", claim: "claim", idempotency: "idempotency key" } as const;
 
+/** Why a hash is looked up in a bounded slice (measured: bench/console-pages.ts --hash-index-cost). */
+function HashWhy() {
+  return (
+    <>
+      Hashes are not indexed: an index on them would cost every new or changed check one more index write, for a lookup that is rare. Older
+      keys holding the hash are not found here; open the service to browse its keys.
+    </>
+  );
+}
+
+function HashHelp() {
+  return (
+    <p className="panel small">
+      Ids are matched exactly in every service, consumer group and idempotency scope. 64 hex digits are also looked up as a stored payload hash or
+      an idempotency request hash, among each service&apos;s most recently changed keys and the newest idempotency keys. <HashWhy />
+    </p>
+  );
+}
+
 export default async function FindPage({ searchParams }: { searchParams: Promise<SearchParams> }) {
   await requireConsoleActor("read");
   const raw = param((await searchParams).q);
@@ -23,13 +43,14 @@ export default async function FindPage({ searchParams }: { searchParams: Promise
   if (!query) {
     return (
       <>
-        <PageHeader title="Find" description="Type an exact message id, claim id or idempotency key in the box at the top." />
+        <PageHeader title="Find" description="Type an exact message id, claim id, idempotency key or hash in the box at the top." />
+        <HashHelp />
       </>
     );
   }
   const loaded = await withStore((db) => findAnything(db, query));
   if (!loaded.ok) return <StoreUnavailableNotice />;
-  const { matches, resetHref } = loaded.data;
+  const { matches, resetHref, hashScan } = loaded.data;
   return (
     <>
       <PageHeader
@@ -45,6 +66,12 @@ export default async function FindPage({ searchParams }: { searchParams: Promise
           Also a reset number: <Link href={resetHref}>reset #{query}</Link>.
         </p>
       ) : null}
+      {hashScan ? (
+        <p className="panel small" data-testid="hash-scope">
+          Looked up as a hash too: among the {formatCount(hashScan.keysPerService)} most recently changed keys of each of {formatCount(hashScan.services)}{" "}
+          service{hashScan.services === 1 ? "" : "s"} and the {formatCount(hashScan.idempotencyKeys)} newest idempotency keys. <HashWhy />
+        </p>
+      ) : null}
       {matches.length === 0 ? (
         <EmptyState title="Nothing is stored under this exact id.">
           Ids are matched exactly. To list ids that start with some text, open a service and filter its keys.
@@ -58,6 +85,7 @@ export default async function FindPage({ searchParams }: { searchParams: Promise
             <thead>
               <tr>
                 <th>Kind</th>
+                <th>Matched by</th>
                 <th>Where</th>
                 <th>Id</th>
                 <th className="num">Version / attempt</th>
@@ -66,10 +94,11 @@ export default async function FindPage({ searchParams }: { searchParams: Promise
             </thead>
             <tbody>
               {matches.map((m) => (
-                <tr key={`${m.kind}:${m.owner}`}>
+                <tr key={`${m.by}:${m.kind}:${m.owner}:${m.id}`}>
                   <td>
                     <Badge tone={m.kind}>{KIND_LABELS[m.kind]}</Badge>
                   </td>
+                  <td className="small">{m.by === "hash" ? (m.kind === "idempotency" ? "request hash" : "stored hash") : "id"}</td>
                   <td>
                     <code>{m.owner}</code>
                   </td>
