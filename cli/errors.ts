@@ -44,6 +44,11 @@ export function describeError(err: unknown): { message: string; exitCode: number
     const cause = reason ? `: ${reason}` : "";
     return { message: `the database is unreachable${cause}; nothing was changed. Check DATABASE_URL and that PostgreSQL is up`, exitCode: EXIT.unavailable };
   }
+  if (err instanceof WeirError && err.field === "confirmation" && err.details?.subject !== undefined) {
+    // A large reset asks to type its subject: on the command line that is --confirm.
+    const { planned, subject } = err.details;
+    return { message: `this resets ${String(planned)} keys: check with --dry-run, then add --confirm ${String(subject)}`, exitCode: EXIT.refused };
+  }
   if (err instanceof WeirError) {
     const field = err.field ? ` (${err.field})` : "";
     return { message: `${err.message}${field}`, exitCode: refusedOrUsage(err.status) };

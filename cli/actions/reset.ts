@@ -7,7 +7,6 @@ import { startReset } from "@/lib/reset/start-reset";
 import { undoReset } from "@/lib/reset/undo-reset";
 import type { ResetView } from "@/lib/reset/views";
 import type { ResetSelectionInput } from "@/lib/validation/reset";
-import { UnprocessableError } from "@/lib/errors";
 import { CliError, EXIT } from "../exit-codes";
 import { progressBar } from "../progress";
 import { cliActor, withStore } from "../store";
@@ -71,12 +70,7 @@ export async function runResetCommand(options: ResetOptions, globals: GlobalOpti
   await withStore({ databaseUrl }, async ({ db }) => {
     if (options.dryRun) return printPreview(await previewReset({ db, actor, input: selection }), selection.subject);
     if (!options.reason?.trim()) throw new CliError("--reason is required: say why, for the audit log", EXIT.usage);
-    const started = await startReset({ db, actor, input: { selection, reason: options.reason, confirmation: options.confirm } }).catch((err: unknown) => {
-      if (err instanceof UnprocessableError && err.field === "confirmation") {
-        throw new CliError(`this resets ${String(err.details?.planned)} keys: check with --dry-run, then add --confirm ${selection.subject}`, EXIT.refused);
-      }
-      throw err;
-    });
+    const started = await startReset({ db, actor, input: { selection, reason: options.reason, confirmation: options.confirm } });
     const done = await follow(db, started, runReset(db, started.id), quiet, `reset #${started.id}`, (v) => v.affected);
     console.log(`reset #${done.id} ${done.status}: ${done.affected} of ${done.planned} keys of ${done.subject} reset, audited as ${actor.id}`);
     if (done.status !== "done") throw new CliError(`reset #${done.id} ended ${done.status}; see the console's reset history`, EXIT.failed);

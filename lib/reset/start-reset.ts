@@ -37,7 +37,7 @@ export async function startReset({
         throw new UnprocessableError(
           `this resets ${planned} rows: type "${selection.subject}" to confirm`,
           "unprocessable",
-          { planned },
+          { planned, subject: selection.subject },
           "confirmation",
         );
       }
