@@ -14,7 +14,9 @@ import type { RawStatement } from "@/db/raw";
  *   neither set lost a race to a claim that committed first: a duplicate.
  * - Rows are inserted in key order so concurrent batches lock in the same order.
  * - `slid` restarts the window of live records in sliding groups only; for other
- *   groups it joins no row, so their duplicates still write nothing.
+ *   groups it joins no row, so their duplicates still write nothing. `sliding`
+ *   locks those records in key order first, so two batches sliding the same keys
+ *   wait for each other instead of deadlocking.
  * - A duplicate answers when its window started; one that lost a race has no row
  *   in this snapshot (null here, read afterwards by the caller).
  */
@@ -38,11 +40,18 @@ written as (
     where r.claimed_at <= excluded.claim_cutoff
   returning r.consumer_group, r.message_id, r.claimed_at, r.previous_claimed_at
 ),
-slid as (
-  update window_records r set claimed_at = statement_timestamp(), claim_cutoff = statement_timestamp() - make_interval(secs => i.ttl_seconds)
-  from input i
-  where i.slide and i.live_claimed_at is not null and r.consumer_group = i.consumer_group and r.message_id = i.message_id
+sliding as (
+  select r.consumer_group, r.message_id, i.ttl_seconds
+  from input i join window_records r on r.consumer_group = i.consumer_group and r.message_id = i.message_id
+  where i.slide and i.live_claimed_at is not null
     and r.claimed_at > statement_timestamp() - make_interval(secs => i.ttl_seconds)
+  order by r.consumer_group, r.message_id
+  for update of r
+),
+slid as (
+  update window_records r set claimed_at = statement_timestamp(), claim_cutoff = statement_timestamp() - make_interval(secs => l.ttl_seconds)
+  from sliding l
+  where r.consumer_group = l.consumer_group and r.message_id = l.message_id
 )
 select i.consumer_group, i.message_id, i.ttl_seconds, w.message_id is not null as claimed,
   round((extract(epoch from w.claimed_at - w.previous_claimed_at) - i.ttl_seconds)::numeric, 3)::float8 as late_by_seconds,
@@ -68,7 +77,7 @@ export interface ClaimKey {
 
 export function claimStatement(items: readonly ClaimKey[], defaultTtlSeconds: number): RawStatement {
   return {
-    name: "weir_window_claim_v4",
+    name: "weir_window_claim_v5",
     text: CLAIM_SQL,
     values: [items.map((i) => i.consumerGroup), items.map((i) => i.messageId), defaultTtlSeconds],
   };

@@ -164,6 +164,17 @@ describe("sliding windows", () => {
     expect((await claimMany(store.db, [{ consumerGroup: g, messageId: "b-1" }]))[0]!.decision).toBe("duplicate");
   });
 
+  it("batches sliding the same keys in opposite orders wait for each other, never deadlock", async () => {
+    const g = await group(3600, true);
+    const keys = Array.from({ length: 300 }, (_, i) => ({ consumerGroup: g, messageId: `k-${String(i).padStart(3, "0")}` }));
+    await claimMany(store.db, keys);
+    const reversed = [...keys].reverse();
+    for (let round = 0; round < 10; round++) {
+      const [up, down] = await Promise.all([claimMany(store.db, keys), claimMany(store.db, reversed)]);
+      expect([...up, ...down].every((o) => o.decision === "duplicate")).toBe(true);
+    }
+  });
+
   it("a duplicate in a non-sliding group still writes nothing", async () => {
     const g = await group(3600, false);
     await claim(store.db, { consumerGroup: g, messageId: "m-1" });
