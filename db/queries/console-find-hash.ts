@@ -22,12 +22,15 @@ export interface HashScan {
 }
 
 /**
- * The rows a lookup by hash reads, at most: neither last_seen.hash nor request_hash is
- * indexed (an index would cost every new or changed check one more index write; see
- * bench/lib/hash-index-cost.ts), so the lookup compares a bounded, newest-first slice.
+ * The last-seen keys a lookup by hash reads, at most: neither last_seen.hash nor request_hash
+ * is indexed (an index would cost every new or changed check one more index write; see
+ * bench/lib/hash-index-cost.ts), so the lookup compares a bounded, newest-first slice. Each key
+ * read is a random heap page at 10 M keys: 2,000 keep the page near 30 ms (bench/console-pages.ts).
  */
-export const HASH_SCAN_BUDGET = 20_000;
-const MIN_PER_SERVICE = 100;
+export const HASH_SCAN_BUDGET = 2_000;
+/** Idempotency keys read newest-first through their expiry index (sequential, so more are cheap). */
+export const REQUEST_HASH_SCAN = 5_000;
+const MIN_PER_SERVICE = 5;
 const MAX_SERVICES = 500;
 
 const toMatch = (row: Record<string, unknown>): HashMatch => ({
@@ -54,7 +57,7 @@ export async function findByHash(db: DbOrTx, hashHex: string): Promise<HashScan>
           services.map((id) =>
             queryRows<Record<string, unknown>>(db, sql`
               select 'key' as kind, service_id as owner, message_id as id, version, last_changed as at
-              from (select * from last_seen where service_id = ${id} order by last_changed desc limit ${perService}) l where l.hash = ${hash}`),
+              from (select * from last_seen where service_id = ${id} order by last_changed desc nulls last limit ${perService}) l where l.hash = ${hash}`),
           ),
         )
       ).flat()
@@ -62,18 +65,18 @@ export async function findByHash(db: DbOrTx, hashHex: string): Promise<HashScan>
         select 'key' as kind, s.id as owner, l.message_id as id, l.version, l.last_changed as at
         from unnest(${sql.param(services)}::text[]) as s(id)
         cross join lateral (select message_id, version, last_changed, hash from last_seen where service_id = s.id
-          order by last_changed desc limit ${perService}) l
+          order by last_changed desc nulls last limit ${perService}) l
         where l.hash = ${hash}
         order by s.id, l.message_id limit 100`);
   const idempotencyRows = await queryRows<Record<string, unknown>>(db, sql`
     select 'idempotency' as kind, scope as owner, key as id, attempt as version, created_at as at
-    from (select scope, key, attempt, created_at, request_hash, locked_until from idempotency_keys order by expires_at desc limit ${HASH_SCAN_BUDGET}) k
+    from (select scope, key, attempt, created_at, request_hash, locked_until from idempotency_keys order by expires_at desc limit ${REQUEST_HASH_SCAN}) k
     where k.request_hash = ${hash} and k.locked_until is distinct from k.created_at
     order by scope, key limit 100`);
   return {
     matches: [...keyRows.map(toMatch), ...idempotencyRows.map(toMatch)],
     keysPerService: perService,
     services: services.length,
-    idempotencyKeys: HASH_SCAN_BUDGET,
+    idempotencyKeys: REQUEST_HASH_SCAN,
   };
 }

@@ -1,6 +1,6 @@
 import { sql } from "drizzle-orm";
 import { beforeAll, describe, expect, it } from "vitest";
-import { HASH_SCAN_BUDGET } from "@/db/queries/console-find-hash";
+import { HASH_SCAN_BUDGET, REQUEST_HASH_SCAN } from "@/db/queries/console-find-hash";
 import { createService } from "@/test/factories";
 import { createTestDatabase, type TestDatabase } from "@/test/test-db";
 import { findAnything } from "./find";
@@ -34,7 +34,7 @@ describe("find by hash", () => {
     ]);
     expect(found.matches[0]!.href).toBe(`/services/${service}/key?id=order-1`);
     // Bounded: the old key past the newest-first slice is not read, and the page says how far it looked.
-    expect(found.hashScan).toEqual({ keysPerService: HASH_SCAN_BUDGET, services: 1, idempotencyKeys: HASH_SCAN_BUDGET });
+    expect(found.hashScan).toEqual({ keysPerService: HASH_SCAN_BUDGET, services: 1, idempotencyKeys: REQUEST_HASH_SCAN });
   });
 
   it("looks up only 64 hex digits as a hash", async () => {
