@@ -10,13 +10,13 @@
 import { drizzle } from "drizzle-orm/node-postgres";
 import * as schema from "@/db/schema";
 import type { DbOrTx } from "@/db/types";
-import { rollUpHours } from "@/db/queries/console-stats";
 import { loadKeyBrowser } from "@/lib/console/key-browser";
 import { loadKeyDetail } from "@/lib/console/key-detail";
 import { loadOverview } from "@/lib/console/overview";
 import { encodeCursor } from "@/lib/console/cursor";
 import { hasFlag, numberFlag, quick, runMain } from "./lib/cli";
 import { createBenchDatabase, withIndexesDropped, type BenchDatabase } from "./lib/db";
+import { insertSpreadKeys, rollUpAllHours } from "./lib/console-seed";
 import { machineLine, percentile, report, type Row } from "./lib/report";
 
 const KEYS = numberFlag("keys", quick ? 200_000 : 10_000_000);
@@ -40,15 +40,7 @@ async function seed(db: BenchDatabase): Promise<void> {
   await withIndexesDropped(pool, "last_seen", async () => {
     const chunk = 50;
     for (let from = 0; from < SERVICES; from += chunk) {
-      await pool.query(
-        `insert into last_seen (service_id, message_id, hash, version, first_seen, last_changed)
-         select 'svc-' || lpad(s::text, 3, '0'), 'order-' || k, sha256(int8send(s::bigint * 100000000 + k)),
-           case when k % 1000 = 7 then 20 + k % 30 when k % 10 = 3 then 2 + k % 7 else 1 end,
-           t - make_interval(secs => (k % 86400)), t
-         from generate_series($1::int, $2::int) s, generate_series(0, $3::int - 1) k,
-           lateral (select now() - make_interval(secs => ((k::bigint * 7919 + s * 104729) % ${DAYS * 86400})::int) as t) x`,
-        [from, Math.min(SERVICES, from + chunk) - 1, PER_SERVICE],
-      );
+      await insertSpreadKeys(db, from, Math.min(SERVICES, from + chunk) - 1, PER_SERVICE);
     }
   });
   // Kept payload versions for 2 % of the keys of the services that keep history.
@@ -75,12 +67,7 @@ async function seed(db: BenchDatabase): Promise<void> {
       [SERVICES, GROUPS],
     );
   });
-  for (let i = 0; i < 40; i++) {
-    const before = await pool.query("select rolled_until from stats_rollup where name = 'stats_hour'");
-    await rollUpHours(db.store.db, 48);
-    const after = await pool.query("select rolled_until from stats_rollup where name = 'stats_hour'");
-    if (String(before.rows[0]?.rolled_until) === String(after.rows[0]?.rolled_until)) break;
-  }
+  await rollUpAllHours(db, 40);
   await pool.query("vacuum analyze stats_hour");
   const { rows } = await pool.query<{ keys: string; versions: string; minutes: string; hours: string }>(
     `select (select count(*) from last_seen)::text as keys, (select count(*) from payload_versions)::text as versions,

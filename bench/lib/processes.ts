@@ -42,11 +42,15 @@ export function rssOf(pid: number): number {
  * not the tsx wrapper, so the pid is the process that serves; a built .mjs as is),
  * waits until `readyPath` answers, and returns a handle that stops it.
  */
-export async function serve(entry: string, env: Record<string, string>, options: { readyPath?: string; label?: string; timeoutMs?: number; nodeArgs?: string[] } = {}): Promise<Served> {
+export async function serve(
+  entry: string,
+  env: Record<string, string>,
+  options: { readyPath?: string; label?: string; timeoutMs?: number; nodeArgs?: string[]; cwd?: string } = {},
+): Promise<Served> {
   const port = await freePort();
   const loader = entry.endsWith(".ts") ? ["--import", "tsx"] : [];
   const child: ChildProcess = spawn(process.execPath, [...(options.nodeArgs ?? []), ...loader, entry], {
-    cwd: ROOT,
+    cwd: options.cwd ?? ROOT,
     env: { ...process.env, NODE_ENV: "production", HOST: "127.0.0.1", PORT: String(port), NEXT_TELEMETRY_DISABLED: "1", ...env },
     stdio: ["ignore", "pipe", "pipe"],
   });

@@ -1,0 +1,169 @@
+/**
+ * Server time of every console page at scale: loads N last-seen keys (plus kept
+ * payload versions, claims, idempotency keys in every state, audit rows, a week of
+ * stats) into a database of its own, starts weir's production server on it (from a
+ * private copy of the `npm run build` output), signs in as an admin and times each page's full HTML
+ * response over loopback: median and p95 of --requests requests after two warm-ups,
+ * next to the 50 ms target and the same server's /api/health in the same run.
+ * Run: npx tsx bench/console-pages.ts [--keys N (default 200,000)] [--requests 20]. WEIR_BENCH_KEEP_DB=1 keeps
+ * the database (for EXPLAIN); --reuse-database times the pages again on it without loading it again.
+ * --hash-index-cost [--keys N] [--rounds 3] [--seconds 10]: instead, what an index on last_seen(hash),
+ * which a lookup by hash would need, costs the check statement (see lib/hash-index-cost.ts).
+ * Not part of `npm run bench`. Never fails on timing.
+ */
+import { hasFlag, numberFlag, runMain } from "./lib/cli";
+import { consoleShape, seedConsole, svc } from "./lib/console-pages-seed";
+import { createBenchDatabase, type BenchDatabase } from "./lib/db";
+import { measureHashIndexCost } from "./lib/hash-index-cost";
+import { reuseBenchDatabase } from "./lib/reuse-db";
+import { snapshotBuild } from "./lib/build-snapshot";
+import { serve } from "./lib/processes";
+import { machineLine, median, percentile, report, type Row } from "./lib/report";
+
+const KEYS = numberFlag("keys", 200_000);
+const REQUESTS = numberFlag("requests", 20);
+const TARGET_MS = 50;
+const ADMIN = { email: "bench-admin@example.com", password: "bench-admin-password-0123" };
+
+interface Page {
+  name: string;
+  /** The path for request i (rotating services or keys where a page has many). */
+  path: (i: number) => string;
+}
+
+async function signIn(url: string): Promise<string> {
+  const res = await fetch(`${url}/api/auth/sign-in/email`, {
+    method: "POST",
+    headers: { "content-type": "application/json", origin: url },
+    body: JSON.stringify(ADMIN),
+  });
+  if (!res.ok) throw new Error(`sign-in answered ${res.status}: ${await res.text()}`);
+  return res.headers
+    .getSetCookie()
+    .map((c) => c.split(";")[0])
+    .join("; ");
+}
+
+/** One timed GET: the whole body read, so rendering and streaming count. */
+async function timedGet(url: string, cookie: string): Promise<{ ms: number; status: number; body: string }> {
+  const t = performance.now();
+  const res = await fetch(url, { headers: { cookie }, redirect: "manual" });
+  const body = await res.text();
+  return { ms: performance.now() - t, status: res.status, body };
+}
+
+/** The href of a pager link (`after=` or `before=`) in a rendered page, unescaped. */
+function pagerHref(html: string, param: "after" | "before"): string {
+  const match = new RegExp(`href="([^"]*[?&](?:amp;)?${param}=[^"]*)"`).exec(html);
+  if (!match) throw new Error(`no ${param} link on the page`);
+  return match[1]!.replaceAll("&amp;", "&");
+}
+
+async function main(): Promise<void> {
+  if (hasFlag("hash-index-cost")) {
+    const keys = numberFlag("keys", 1_000_000);
+    console.log(`console-pages --hash-index-cost: ${machineLine()}; ${keys.toLocaleString("en-US")} keys`);
+    const rows = await measureHashIndexCost(keys, numberFlag("rounds", 3), numberFlag("seconds", 10));
+    return report("cost of an index on last_seen(hash) to the check statement (pgbench, 32 clients)", rows, ["medians over the rounds; variants rotated within each round"]);
+  }
+  const build = await snapshotBuild();
+  const shape = consoleShape(KEYS);
+  console.log(`console-pages: ${machineLine()}; ${KEYS.toLocaleString("en-US")} keys over ${shape.services} services, ${REQUESTS} requests per page`);
+  const reuse = hasFlag("reuse-database");
+  const db = reuse ? await reuseBenchDatabase("console_pages") : await createBenchDatabase("console_pages");
+  try {
+    const t0 = performance.now();
+    if (!reuse) console.log(`  seeded ${await seedConsole(db as BenchDatabase, shape)} in ${((performance.now() - t0) / 1000).toFixed(0)} s`);
+    else {
+      const { rows } = await db.pool.query<{ n: number }>("select count(*)::int as n from services");
+      if (rows[0]!.n !== shape.services) throw new Error(`--reuse-database: ${db.name} has ${rows[0]!.n} services, --keys ${KEYS} means ${shape.services}`);
+      console.log(`  reusing ${db.name} as seeded before`);
+    }
+    const weir = await serve(
+      "dist/server.mjs",
+      { DATABASE_URL: db.url, WEIR_CLEANUP_INTERVAL_MS: "3600000", WEIR_ADMIN_EMAIL: ADMIN.email, WEIR_ADMIN_PASSWORD: ADMIN.password },
+      { label: "weir server", cwd: build.dir, nodeArgs: ["--max-old-space-size=512"] },
+    );
+    try {
+      const cookie = await signIn(weir.url);
+      const busy = (i: number) => svc(shape.services - 1 - (i % Math.max(1, Math.floor(shape.services / 2))));
+      const first = await timedGet(`${weir.url}/services/${busy(0)}`, cookie);
+      const nextPath = pagerHref(first.body, "after");
+      const second = await timedGet(`${weir.url}${nextPath}`, cookie);
+      const prevPath = pagerHref(second.body, "before");
+      const day = (daysAgo: number) => new Date(Date.now() - daysAgo * 86_400_000).toISOString().slice(0, 16);
+      const { rows: kept } = await db.pool.query<{ s: string; m: string }>(
+        "select service_id as s, message_id as m from payload_versions where version = 3 limit 50",
+      );
+      const { rows: stored } = await db.pool.query<{ h: string }>(`select encode(hash, 'hex') as h from last_seen where service_id = $1 limit 50`, [busy(3)]);
+      const keyId = (i: number) => `order-${(i * 104729) % shape.perService}`;
+      const pages: Page[] = [
+        { name: "overview (24 h)", path: () => "/" },
+        { name: "overview (7 d, groups)", path: () => "/?range=7d&kind=group" },
+        { name: "services", path: () => "/services" },
+        { name: "key browser, first page", path: (i) => `/services/${busy(i)}` },
+        { name: "key browser, next page", path: () => nextPath },
+        { name: "key browser, previous page", path: () => prevPath },
+        { name: "key browser, oldest first", path: (i) => `/services/${busy(i)}?sort=asc` },
+        { name: "key browser, prefix", path: (i) => `/services/${busy(i)}?prefix=order-12` },
+        { name: "key browser, min version 20", path: (i) => `/services/${busy(i)}?minVersion=20` },
+        { name: "key browser, one day", path: (i) => `/services/${busy(i)}?from=${day(10)}&to=${day(9)}` },
+        { name: "key browser, all filters", path: (i) => `/services/${busy(i)}?prefix=order-1&minVersion=3&from=${day(14)}&to=${day(7)}` },
+        { name: "key detail, hashes only", path: (i) => `/services/${busy(i)}/key?id=${keyId(i)}` },
+        { name: "key detail, versions and diff", path: (i) => `/services/${kept[i % kept.length]!.s}/key?id=${kept[i % kept.length]!.m}` },
+        { name: "groups", path: () => "/groups" },
+        { name: "group", path: (i) => `/groups/group-${i % shape.groups}` },
+        { name: "group, claim lookup", path: (i) => `/groups/group-${i % shape.groups}?claim=msg-${i * 31}` },
+        { name: "idempotency, in progress", path: (i) => `/idempotency?scope=scope-${i % shape.scopes}` },
+        { name: "idempotency, completed", path: (i) => `/idempotency?scope=scope-${i % shape.scopes}&status=completed` },
+        { name: "idempotency, expired", path: (i) => `/idempotency?scope=scope-${i % shape.scopes}&status=expired` },
+        { name: "idempotency key", path: (i) => `/idempotency/key?scope=scope-${i % shape.scopes}&key=req-${i * 13}` },
+        { name: "audit", path: () => "/audit" },
+        { name: "audit, one action", path: () => "/audit?action=group.ttl" },
+        { name: "find, message id", path: (i) => `/find?q=${keyId(i)}` },
+        { name: "find, stored hash", path: (i) => `/find?q=${stored[i % stored.length]!.h}` },
+        { name: "find, hash stored nowhere", path: (i) => `/find?q=${String(i % 10).repeat(64)}` },
+        { name: "tokens", path: () => "/tokens" },
+        { name: "resets", path: () => "/reset" },
+      ];
+      const health = { name: "/api/health (baseline)", path: () => "/api/health" };
+      const timings = new Map<string, number[]>();
+      for (const page of [health, ...pages]) {
+        const ms: number[] = [];
+        for (let i = -2; i < REQUESTS; i++) {
+          const r = await timedGet(`${weir.url}${page.path(Math.max(0, i))}`, cookie);
+          if (r.status !== 200) throw new Error(`${page.name} (${page.path(Math.max(0, i))}) answered ${r.status}`);
+          if (i >= 0) ms.push(r.ms);
+        }
+        timings.set(page.name, ms.sort((a, b) => a - b));
+      }
+      const healthMedian = median(timings.get(health.name)!);
+      const rows: Row[] = [health, ...pages].map((page) => {
+        const ms = timings.get(page.name)!;
+        const [mid, p95] = [median(ms), percentile(ms, 95)];
+        const isBaseline = page === health;
+        return {
+          metric: page.name,
+          unit: "ms, median / p95",
+          ours: `${mid.toFixed(1)} / ${p95.toFixed(1)}`,
+          baseline: isBaseline ? undefined : healthMedian,
+          baselineName: isBaseline ? undefined : "health",
+          ratio: isBaseline ? undefined : `${(mid / healthMedian).toFixed(1)}x health`,
+          target: isBaseline ? "info" : `p95 < ${TARGET_MS} ms`,
+          met: isBaseline ? undefined : p95 < TARGET_MS,
+        };
+      });
+      report("console pages (server time of the full HTML response, signed in)", rows, [
+        `${REQUESTS} requests per page after two warm-ups, sequential, over loopback; ${KEYS.toLocaleString("en-US")} keys, ${shape.services} services`,
+        "baseline: the same server's /api/health (median) in the same run; ratios are medians",
+      ]);
+    } finally {
+      await weir.stop();
+    }
+  } finally {
+    await db.drop();
+    build.remove();
+  }
+}
+
+runMain(main);

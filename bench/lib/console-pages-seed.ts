@@ -1,0 +1,116 @@
+import { withIndexesDropped, type BenchDatabase } from "./db";
+import { insertSpreadKeys, rollUpAllHours } from "./console-seed";
+
+export interface ConsoleShape {
+  keys: number;
+  services: number;
+  perService: number;
+  groups: number;
+  claimsPerGroup: number;
+  scopes: number;
+  keysPerScope: number;
+  statsDays: number;
+}
+
+export function consoleShape(keys: number): ConsoleShape {
+  const services = Math.min(100, Math.max(5, Math.round(keys / 100_000)));
+  const groups = Math.min(20, Math.max(2, Math.round(services / 5)));
+  const scopes = 5;
+  return {
+    keys,
+    services,
+    perService: Math.floor(keys / services),
+    groups,
+    claimsPerGroup: Math.max(1000, Math.floor(keys / 10 / groups)),
+    scopes,
+    keysPerScope: Math.max(1000, Math.floor(keys / 100 / scopes)),
+    statsDays: 7,
+  };
+}
+
+export const svc = (i: number) => `svc-${String(i).padStart(3, "0")}`;
+
+/**
+ * Loads the store straight with generate_series (indexes rebuilt after the
+ * bulk loads): last-seen keys over the services, kept payload versions for the
+ * first tenth of the services, claims per group, idempotency keys in every
+ * state, audit rows and per-minute stats rolled up to hours.
+ */
+export async function seedConsole(db: BenchDatabase, shape: ConsoleShape): Promise<string> {
+  const { pool } = db;
+  const historyServices = Math.max(1, Math.floor(shape.services / 10));
+  await pool.query(
+    `insert into services (id, display_name, history_depth) select 'svc-' || lpad(i::text, 3, '0'), 'Service ' || i, case when i < $2 then 5 else 0 end from generate_series(0, $1::int - 1) i`,
+    [shape.services, historyServices],
+  );
+  await withIndexesDropped(pool, "last_seen", async () => {
+    for (let s = 0; s < shape.services; s += 10) {
+      await insertSpreadKeys(db, s, Math.min(shape.services, s + 10) - 1, shape.perService);
+    }
+  });
+  await pool.query(
+    `insert into payload_versions (service_id, message_id, version, hash, payload, recorded_at)
+     select l.service_id, l.message_id, v, sha256(convert_to(l.message_id || v, 'UTF8')),
+       format('{"id":"%s","status":"%s","amount":%s,"meta":{"sentAt":"2025-01-0%sT00:00:00Z"}}', l.message_id, case when v % 2 = 0 then 'paid' else 'open' end, 100 + v, v),
+       l.last_changed - make_interval(hours => (l.version - v)::int)
+     from last_seen l, generate_series(1, 3) v
+     where l.service_id < $1 and l.version >= 3 and v <= l.version`,
+    [svc(historyServices)],
+  );
+  await pool.query(`insert into consumer_groups (id, ttl_seconds) select 'group-' || i, 3600 from generate_series(0, $1::int - 1) i`, [shape.groups]);
+  await withIndexesDropped(pool, "window_records", () =>
+    pool
+      .query(
+        `insert into window_records (consumer_group, message_id, claimed_at, previous_claimed_at)
+         select 'group-' || g, 'msg-' || k, now() - make_interval(secs => ((k::bigint * 7919) % 7200)::int),
+           case when k % 50 = 0 then now() - interval '3 hours' end
+         from generate_series(0, $1::int - 1) g, generate_series(0, $2::int - 1) k`,
+        [shape.groups, shape.claimsPerGroup],
+      )
+      .then(() => undefined),
+  );
+  await pool.query(`insert into idempotency_scopes (id) select 'scope-' || i from generate_series(0, $1::int - 1) i`, [shape.scopes]);
+  // 90 % completed, 5 % in progress, 5 % expired (completed, expires_at in the past).
+  await withIndexesDropped(pool, "idempotency_keys", () =>
+    pool
+      .query(
+        `insert into idempotency_keys (scope, key, request_hash, status, attempt, locked_until, response_status, response_body, created_at, completed_at, expires_at)
+         select 'scope-' || s, 'req-' || k, sha256(convert_to('scope-' || s || '/req-' || k, 'UTF8')),
+           case when k % 20 = 1 then 'in_progress' else 'completed' end, 1 + k % 3,
+           case when k % 20 = 1 then now() + interval '60 seconds' end,
+           case when k % 20 = 1 then null else 201 end, case when k % 20 = 1 then null else '{"ok":true}' end,
+           now() - make_interval(secs => (k % 80000)), case when k % 20 = 1 then null else now() - make_interval(secs => (k % 80000)) + interval '1 second' end,
+           case when k % 20 = 2 then now() - interval '1 minute' else now() + interval '1 day' end
+         from generate_series(0, $1::int - 1) s, generate_series(0, $2::int - 1) k`,
+        [shape.scopes, shape.keysPerScope],
+      )
+      .then(() => undefined),
+  );
+  await pool.query(
+    `insert into audit_log (at, actor, actor_role, action, target, affected, reason)
+     select now() - make_interval(mins => i), 'ops' || (i % 7) || '@example.com', 'operator',
+       (array['reset.keys', 'group.ttl', 'service.update', 'idempotency.release'])[1 + i % 4], 'svc-' || lpad((i % 100)::text, 3, '0'), i % 500, 'bench'
+     from generate_series(1, 20000) i`,
+  );
+  await withIndexesDropped(pool, "stats_minute", () =>
+    pool
+      .query(
+        `insert into stats_minute (subject_kind, subject, bucket, checks, new, changed, duplicates, errors, late_redeliveries)
+         select kind, subject, b, 100 + (h % 50), 10 + h % 7, 20 + h % 11, 70 + (h % 29), case when h % 97 = 0 then 1 else 0 end, case when kind = 'group' and h % 13 = 0 then 1 else 0 end
+         from (select 'service' as kind, 'svc-' || lpad(i::text, 3, '0') as subject from generate_series(0, $1::int - 1) i
+               union all select 'group', 'group-' || i from generate_series(0, $2::int - 1) i) subjects,
+           generate_series(date_trunc('minute', now()) - make_interval(days => $3::int), date_trunc('minute', now()), interval '1 minute') b,
+           lateral (select abs(hashtext(subject || b::text)) as h) x`,
+        [shape.services, shape.groups, shape.statsDays],
+      )
+      .then(() => undefined),
+  );
+  await rollUpAllHours(db, 20);
+  await pool.query("vacuum analyze");
+  const { rows } = await pool.query<{ line: string }>(
+    `select format('%s keys, %s payload versions, %s claims, %s idempotency keys, %s stats minutes',
+       (select count(*) from last_seen), (select count(*) from payload_versions), (select count(*) from window_records),
+       (select count(*) from idempotency_keys), (select count(*) from stats_minute)) as line`,
+  );
+  return rows[0]!.line;
+}
