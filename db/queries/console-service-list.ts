@@ -19,7 +19,15 @@ export interface ServiceActivityRow {
  * with traffic (one backward probe of the rollup's primary key) and its keys counted up to `keyCap`
  * (a bounded index-only range), so the list costs the same at 10 M keys as at 10.
  */
-export async function serviceActivity(db: DbOrTx, serviceIds: readonly string[], since: Date, keyCap: number): Promise<ServiceActivityRow[]> {
+export async function serviceActivity(
+  db: DbOrTx,
+  serviceIds: readonly string[],
+  since: Date,
+  keyCap: number,
+  hourlyUntil: Date | null = null,
+): Promise<ServiceActivityRow[]> {
+  // Closed hours come from the hourly rollup (24 rows a service), only the rest from minutes (1,440 a day).
+  const until = (hourlyUntil && hourlyUntil > since ? hourlyUntil : since).toISOString();
   if (serviceIds.length === 0) return [];
   if (await isCitus(db)) return serviceActivityCitus(db, serviceIds, since, keyCap);
   const rows = await queryRows<Record<string, unknown>>(db, sql`
@@ -30,7 +38,11 @@ export async function serviceActivity(db: DbOrTx, serviceIds: readonly string[],
       (select coalesce(json_agg(json_build_array(extract(epoch from h.t) * 1000, h.checks, h.duplicates) order by h.t), '[]')
          from (select date_bin('1 hour', m.bucket, timestamptz '2000-01-01 00:00:00+00') as t, sum(m.checks)::float8 as checks,
                  sum(m.duplicates)::float8 as duplicates
-               from stats_minute m where m.subject_kind = 'service' and m.subject = s.id and m.bucket >= ${since.toISOString()}::timestamptz
+               from (select bucket, checks, duplicates from stats_hour where subject_kind = 'service' and subject = s.id
+                       and bucket >= ${since.toISOString()}::timestamptz and bucket < ${until}::timestamptz
+                     union all
+                     select bucket, checks, duplicates from stats_minute where subject_kind = 'service' and subject = s.id
+                       and bucket >= ${until}::timestamptz) m
                group by 1) h) as hours
     from unnest(${sql.param([...serviceIds])}::text[]) as s(id)`);
   return rows.map((row) => {

@@ -35,17 +35,29 @@ const SUMS = sql`sum(checks)::float8 as checks, sum(new)::float8 as new, sum(cha
   sum(duplicates)::float8 as duplicates, sum(errors)::float8 as errors, sum(late_redeliveries)::float8 as late`;
 const COLUMNS = sql`subject, bucket, checks, new, changed, duplicates, errors, late_redeliveries`;
 
-/** Rows of the window: closed hours from stats_hour, the rest from stats_minute (a union, so never counted twice). */
+const HOUR_MS = 3_600_000;
+
+/**
+ * Rows of the window: closed whole hours from stats_hour, the rest (the minutes before the
+ * first whole hour and after the rollup's mark) from stats_minute; a union, so never counted twice.
+ */
 function windowRows(w: StatsWindow): SQL {
   const bySubject = w.subject === undefined ? sql`` : sql` and subject = ${w.subject}`;
   const since = w.since.toISOString();
-  if (w.hourlyUntil === null || w.hourlyUntil <= w.since) {
+  const firstHour = new Date(Math.ceil(w.since.getTime() / HOUR_MS) * HOUR_MS);
+  if (w.hourlyUntil === null || w.hourlyUntil <= firstHour) {
     return sql`select ${COLUMNS} from stats_minute
       where subject_kind = ${w.kind}${bySubject} and bucket >= ${since}::timestamptz`;
   }
-  const until = w.hourlyUntil.toISOString();
-  return sql`select ${COLUMNS} from stats_hour
-      where subject_kind = ${w.kind}${bySubject} and bucket >= ${since}::timestamptz and bucket < ${until}::timestamptz
+  const [from, until] = [firstHour.toISOString(), w.hourlyUntil.toISOString()];
+  const head = firstHour > w.since
+    ? sql`select ${COLUMNS} from stats_minute
+      where subject_kind = ${w.kind}${bySubject} and bucket >= ${since}::timestamptz and bucket < ${from}::timestamptz
+    union all
+    `
+    : sql``;
+  return sql`${head}select ${COLUMNS} from stats_hour
+      where subject_kind = ${w.kind}${bySubject} and bucket >= ${from}::timestamptz and bucket < ${until}::timestamptz
     union all
     select ${COLUMNS} from stats_minute
       where subject_kind = ${w.kind}${bySubject} and bucket >= ${until}::timestamptz`;

@@ -28,6 +28,8 @@ beforeAll(async () => {
 describe("overview", () => {
   it("reads the same numbers before and after closed hours move to the hourly rollup", async () => {
     const before = await loadOverview(store.db, { range: "7d", kind: "service" }, NOW);
+    // 24 h starts on a quarter hour: its totals read minutes up to the first whole hour, then hours.
+    const before24 = await loadOverview(store.db, { range: "24h", kind: "service" }, NOW);
     expect(await hourlyRolledUntil(store.db)).toBeNull();
     for (let i = 0; i < 5; i++) await rollUpHours(store.db, 24);
     const until = await hourlyRolledUntil(store.db);
@@ -36,6 +38,9 @@ describe("overview", () => {
     const after = await loadOverview(store.db, { range: "7d", kind: "service" }, NOW);
     expect(after.series).toEqual(before.series);
     expect(after.services).toEqual(before.services);
+    const after24 = await loadOverview(store.db, { range: "24h", kind: "service" }, NOW);
+    expect(after24.services).toEqual(before24.services);
+    expect(after24.series).toEqual(before24.series);
     const mine = after.services.find((s) => s.id === serviceId)!;
     expect(mine).toMatchObject({ checks: 10 * (3 * 24 * 60 + 1) + 500, duplicates: 2 * (3 * 24 * 60 + 1) + 500, errors: 3 * 24 + 1 });
   });

@@ -42,3 +42,21 @@ describe("service list", () => {
     expect(searchServices(list, "", "activity")[0]!.id).toBe(busy);
   });
 });
+
+describe("service list over rolled-up hours", () => {
+  it("reads closed hours from the hourly rollup and only the rest from minutes", async () => {
+    const hour = Math.floor(NOW / 3_600_000) * 3_600_000;
+    const rolledUntil = new Date(hour - 3_600_000).toISOString();
+    await store.db.execute(sql`insert into stats_hour (subject_kind, subject, bucket, checks, new, duplicates) values
+      ('service', ${quiet}, ${new Date(hour - 5 * 3_600_000).toISOString()}::timestamptz, 40, 30, 10)`);
+    // A minute inside the rolled-up span is already counted in stats_hour: it must not count twice.
+    await store.db.execute(sql`insert into stats_minute (subject_kind, subject, bucket, checks, new, duplicates) values
+      ('service', ${quiet}, ${new Date(hour - 5 * 3_600_000).toISOString()}::timestamptz, 40, 30, 10),
+      ('service', ${quiet}, ${new Date(hour - 60_000).toISOString()}::timestamptz, 8, 8, 0)`);
+    await store.db.execute(sql`insert into stats_rollup (name, rolled_until) values ('stats_hour', ${rolledUntil}::timestamptz)
+      on conflict (name) do update set rolled_until = excluded.rolled_until`);
+    const q = (await loadServiceList(store.db, NOW)).find((s) => s.id === quiet)!;
+    expect(q).toMatchObject({ checks24h: 48, duplicates24h: 10 });
+    expect(q.duplicateRates.filter((r) => r !== null)).toEqual([0.25, 0]);
+  });
+});
