@@ -5,26 +5,40 @@
  */
 import { revalidatePath } from "next/cache";
 import { requireConsoleActor } from "@/lib/auth/console-actor";
-import { guardDestructive } from "@/lib/auth/recent-sign-in";
 import { runAction, type ActionResult } from "@/lib/console/action-result";
-import { changeGroupTtl, previewGroupTtl } from "@/lib/console/group-ttl";
 import { consoleDb } from "@/lib/console/store";
+import { changeGroupSettings, previewGroupSettings } from "@/lib/dedup/window/change-group-settings";
 import type { TtlPreview } from "@/lib/dedup/window/ttl-preview";
-import type { TtlChangeInput, TtlPreviewInput } from "@/lib/validation/console-groups";
+import type { GroupSettingsChangeInput, GroupTtlPreviewInput } from "@/lib/validation/window";
 
-export async function previewTtlAction(input: TtlPreviewInput): Promise<ActionResult<TtlPreview>> {
+export interface GroupSettingsSaved {
+  ttlSeconds: number;
+  slide: boolean;
+  created: boolean;
+  changed: boolean;
+  expiredAtOnce: number;
+  revived: number;
+}
+
+export async function previewTtlAction(input: GroupTtlPreviewInput): Promise<ActionResult<TtlPreview>> {
   return runAction(async () => {
     const actor = await requireConsoleActor("operate");
-    return previewGroupTtl({ db: await consoleDb(), actor, input });
+    return previewGroupSettings({ db: await consoleDb(), actor, input });
   });
 }
 
-export async function changeTtlAction(input: TtlChangeInput): Promise<ActionResult<Awaited<ReturnType<typeof changeGroupTtl>>>> {
+export async function changeTtlAction(input: GroupSettingsChangeInput): Promise<ActionResult<GroupSettingsSaved>> {
   return runAction(async () => {
     const actor = await requireConsoleActor("operate");
-    await guardDestructive(actor); // a sign-in from the last 15 min, and the per-actor rate limit
-    const result = await changeGroupTtl({ db: await consoleDb(), actor, input });
+    const result = await changeGroupSettings({ db: await consoleDb(), actor, input });
     revalidatePath("/groups", "layout");
-    return result;
+    return {
+      ttlSeconds: result.group.ttlSeconds,
+      slide: result.group.slide,
+      created: result.created,
+      changed: result.changed,
+      expiredAtOnce: result.change?.expiredAtOnce ?? 0,
+      revived: result.change?.revived ?? 0,
+    };
   });
 }

@@ -91,6 +91,10 @@ export const putConsumerGroupSchema = z.object({
 });
 export type PutConsumerGroupInput = z.input<typeof putConsumerGroupSchema>;
 
+/** A group's settings change as the one verb takes it from every door: the PUT body and the group's id. */
+export const groupSettingsChangeSchema = putConsumerGroupSchema.extend({ consumerGroup: consumerGroupIdSchema });
+export type GroupSettingsChangeInput = z.input<typeof groupSettingsChangeSchema>;
+
 export const consumerGroupSchema = z.object({
   id: consumerGroupIdSchema,
   ttlSeconds: z.number().int(),
@@ -128,6 +132,8 @@ export const consumerGroupListSchema = z.object({
 });
 
 export const ttlPreviewRequestSchema = z.object({ ttlSeconds: ttlSecondsSchema });
+export const groupTtlPreviewSchema = ttlPreviewRequestSchema.extend({ consumerGroup: consumerGroupIdSchema });
+export type GroupTtlPreviewInput = z.input<typeof groupTtlPreviewSchema>;
 
 export const ttlPreviewResponseSchema = z.object({
   consumerGroup: consumerGroupIdSchema,

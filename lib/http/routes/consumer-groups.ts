@@ -6,8 +6,7 @@ import {
   type ConsumerGroupRow,
   type TtlChangeRow,
 } from "@/lib/dedup/window/groups";
-import { setGroupTtl } from "@/lib/dedup/window/set-group-ttl";
-import { previewTtlChange } from "@/lib/dedup/window/ttl-preview";
+import { changeGroupSettings, previewGroupSettings } from "@/lib/dedup/window/change-group-settings";
 import { errorSchema } from "@/lib/validation/common";
 import {
   consumerGroupIdSchema,
@@ -19,7 +18,6 @@ import {
   ttlPreviewRequestSchema,
   ttlPreviewResponseSchema,
 } from "@/lib/validation/window";
-import { guardDestructive } from "@/lib/auth/recent-sign-in";
 import { filterAuthorized } from "@/lib/auth/authorize";
 import { allowed, group } from "../access";
 import { ok, type Route } from "../types";
@@ -71,15 +69,7 @@ export const consumerGroupRoutes: Route[] = [
       const id = pathParam(consumerGroupIdSchema, "id", ctx.params[0]);
       const input = await ctx.json(putConsumerGroupSchema);
       const { db } = await ctx.store();
-      await guardDestructive(ctx.actor, db);
-      const result = await setGroupTtl(db, {
-        consumerGroup: id,
-        ttlSeconds: input.ttlSeconds,
-        graceSeconds: input.graceSeconds,
-        slide: input.slide,
-        reason: input.reason,
-        actor: ctx.actor,
-      });
+      const result = await changeGroupSettings({ db, actor: ctx.actor, input: { ...input, consumerGroup: id } });
       const body = {
         group: groupBody(result.group),
         created: result.created,
@@ -102,7 +92,7 @@ export const consumerGroupRoutes: Route[] = [
       const id = pathParam(consumerGroupIdSchema, "id", ctx.params[0]);
       const { ttlSeconds } = await ctx.json(ttlPreviewRequestSchema);
       const { db } = await ctx.store();
-      return ok(await previewTtlChange(db, id, ttlSeconds));
+      return ok(await previewGroupSettings({ db, actor: ctx.actor, input: { consumerGroup: id, ttlSeconds } }));
     },
   },
   {
