@@ -5,9 +5,8 @@
  */
 import { revalidatePath } from "next/cache";
 import { requireConsoleActor } from "@/lib/auth/console-actor";
-import { guardDestructive } from "@/lib/auth/recent-sign-in";
 import { runAction, type ActionResult } from "@/lib/console/action-result";
-import { releaseIdempotencyKey } from "@/lib/console/release-key";
+import { releaseIdempotencyKey } from "@/lib/dedup/idempotency/operator-release";
 import { consoleDb } from "@/lib/console/store";
 import type { ReleaseKeyInput } from "@/lib/validation/console-idempotency";
 
@@ -15,7 +14,6 @@ export async function releaseKeyAction(input: ReleaseKeyInput): Promise<ActionRe
   return runAction(async () => {
     const actor = await requireConsoleActor("release");
     const db = await consoleDb();
-    await guardDestructive(actor, db);
     const result = await releaseIdempotencyKey({ db, actor, input });
     revalidatePath("/idempotency", "layout");
     return result;

@@ -7,7 +7,7 @@ import { ForbiddenError, NotFoundError } from "@/lib/errors";
 import { createService } from "@/test/factories";
 import { createTestDatabase, type TestDatabase } from "@/test/test-db";
 import { explainCheck } from "./explain";
-import { releaseIdempotencyKey } from "./release-key";
+import { releaseIdempotencyKey } from "@/lib/dedup/idempotency/operator-release";
 
 const viewer = { id: "look@example.com", role: "viewer" as const };
 const operator = { id: "ops@example.com", role: "operator" as const };

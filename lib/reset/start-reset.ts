@@ -4,6 +4,7 @@ import type { DbOrTx } from "@/db/types";
 import { asStoreError } from "@/db/unavailable";
 import type { Actor } from "@/lib/auth/actor";
 import { authorize } from "@/lib/auth/authorize";
+import { guardDestructive } from "@/lib/auth/recent-sign-in";
 import { UnprocessableError } from "@/lib/errors";
 import { startResetSchema, type StartResetInput } from "@/lib/validation/reset";
 import { CONFIRM_THRESHOLD, RESET_BATCH_SIZE, resetRetentionDays } from "./constants";
@@ -26,6 +27,7 @@ export async function startReset({
   batchSize?: number;
 }): Promise<ResetView> {
   authorize(actor, "operate");
+  await guardDestructive(actor, db);
   const { selection, reason, confirmation } = startResetSchema.parse(input);
   const retentionDays = resetRetentionDays();
   try {

@@ -4,6 +4,7 @@ import type { DbOrTx } from "@/db/types";
 import { asStoreError } from "@/db/unavailable";
 import type { Actor } from "@/lib/auth/actor";
 import { authorize } from "@/lib/auth/authorize";
+import { guardDestructive } from "@/lib/auth/recent-sign-in";
 import { ConflictError, NotFoundError } from "@/lib/errors";
 import { undoResetSchema, type UndoResetInput } from "@/lib/validation/reset";
 import { auditTarget, resetView, type ResetView } from "./views";
@@ -15,6 +16,7 @@ import { auditTarget, resetView, type ResetView } from "./views";
  */
 export async function undoReset({ db, actor, input }: { db: DbOrTx; actor: Actor; input: UndoResetInput }): Promise<ResetView> {
   authorize(actor, "operate");
+  await guardDestructive(actor, db);
   const { batchId, reason } = undoResetSchema.parse(input);
   try {
     return await db.transaction(async (tx) => {

@@ -140,6 +140,10 @@ export const putScopeSchema = z.object({
 });
 export type PutScopeInput = z.input<typeof putScopeSchema>;
 
+/** A scope settings change as the one verb takes it from every door: the PUT body and the scope id. */
+export const scopeSettingsChangeSchema = putScopeSchema.extend({ scope: scopeIdSchema });
+export type ScopeSettingsChangeInput = z.input<typeof scopeSettingsChangeSchema>;
+
 export const scopeSchema = z.object({
   id: scopeIdSchema,
   lockSeconds: z.number().int(),

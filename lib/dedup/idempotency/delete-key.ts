@@ -4,6 +4,7 @@ import type { DbOrTx } from "@/db/types";
 import { asStoreError } from "@/db/unavailable";
 import type { Actor } from "@/lib/auth/actor";
 import { authorize } from "@/lib/auth/authorize";
+import { guardDestructive } from "@/lib/auth/recent-sign-in";
 import { ConflictError, NotFoundError } from "@/lib/errors";
 import { assertKeyRef, toDate } from "./key-row";
 import { keyStateStatement, type KeyState } from "./statements";
@@ -44,6 +45,7 @@ where k.scope = $1 and k.key = $2 and k.status = 'completed'
  */
 export async function deleteCompletedKey({ db, actor, input }: { db: DbOrTx; actor: Actor; input: DeleteKeyInput }): Promise<DeleteKeyResult> {
   authorize(actor, "operate", { kind: "idempotencyScopes", id: input.scope });
+  await guardDestructive(actor, db);
   assertKeyRef(input);
   try {
     return await db.transaction(async (tx) => {

@@ -4,6 +4,9 @@ import { DEFAULT_LOCK_SECONDS, DEFAULT_RETENTION_SECONDS, idempotencyScopes } fr
 import type { DbOrTx } from "@/db/types";
 import { asStoreError } from "@/db/unavailable";
 import type { Actor } from "@/lib/auth/actor";
+import { authorize } from "@/lib/auth/authorize";
+import { guardDestructive } from "@/lib/auth/recent-sign-in";
+import { scopeSettingsChangeSchema, type ScopeSettingsChangeInput } from "@/lib/validation/idempotency";
 
 export type IdempotencyScopeRow = typeof idempotencyScopes.$inferSelect;
 
@@ -29,6 +32,19 @@ export async function findIdempotencyScope(db: DbOrTx, id: string): Promise<Idem
   } catch (err) {
     throw asStoreError(err);
   }
+}
+
+/**
+ * The one verb behind every door that changes a scope's lock or retention: one schema, one
+ * `authorize` on the scope, the destructive guard (a recent sign-in, the rate limit), then
+ * setScopeSettings.
+ */
+export async function changeScopeSettings({ db, actor, input }: { db: DbOrTx; actor: Actor; input: ScopeSettingsChangeInput }): Promise<SetScopeResult> {
+  authorize(actor, "operate");
+  await guardDestructive(actor, db);
+  const { scope, lockSeconds, retentionSeconds, reason } = scopeSettingsChangeSchema.parse(input);
+  authorize(actor, "operate", { kind: "idempotencyScopes", id: scope });
+  return setScopeSettings(db, { scope, lockSeconds, retentionSeconds, reason: reason ?? null, actor });
 }
 
 /**

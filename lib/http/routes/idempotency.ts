@@ -4,7 +4,7 @@ import { deleteCompletedKey } from "@/lib/dedup/idempotency/delete-key";
 import { KeyInProgressError } from "@/lib/dedup/idempotency/in-progress-error";
 import { readKeyState } from "@/lib/dedup/idempotency/key-state";
 import { release } from "@/lib/dedup/idempotency/release";
-import { findIdempotencyScope, setScopeSettings } from "@/lib/dedup/idempotency/scopes";
+import { changeScopeSettings, findIdempotencyScope } from "@/lib/dedup/idempotency/scopes";
 import { NotFoundError, UnprocessableError } from "@/lib/errors";
 import { errorSchema } from "@/lib/validation/common";
 import {
@@ -26,7 +26,6 @@ import {
   scopeIdSchema,
   scopeSchema,
 } from "@/lib/validation/idempotency";
-import { guardDestructive } from "@/lib/auth/recent-sign-in";
 import { idempotencyScope } from "../access";
 import { ok, type Route } from "../types";
 import { pathParam } from "./claims";
@@ -169,7 +168,6 @@ export const idempotencyRoutes: Route[] = [
       const key = pathParam(idempotencyKeySchema, "key", ctx.params[1]);
       const input = await ctx.json(deleteKeySchema);
       const { db } = await ctx.store();
-      await guardDestructive(ctx.actor, db);
       const result = await deleteCompletedKey({ db, actor: ctx.actor, input: { scope, key, reason: input.reason } });
       return ok({ scope, key, deleted: true, attempt: result.attempt, completedAt: result.completedAt.toISOString() });
     },
@@ -205,14 +203,7 @@ export const idempotencyRoutes: Route[] = [
       const id = pathParam(scopeIdSchema, "id", ctx.params[0]);
       const input = await ctx.json(putScopeSchema);
       const { db } = await ctx.store();
-      await guardDestructive(ctx.actor, db);
-      const result = await setScopeSettings(db, {
-        scope: id,
-        lockSeconds: input.lockSeconds,
-        retentionSeconds: input.retentionSeconds,
-        reason: input.reason ?? null,
-        actor: ctx.actor,
-      });
+      const result = await changeScopeSettings({ db, actor: ctx.actor, input: { ...input, scope: id } });
       return ok({ scope: scopeBody(result.scope), created: result.created, changed: result.changed }, result.created ? 201 : 200);
     },
   },

@@ -2,10 +2,11 @@ import { insertAudit } from "@/db/queries/audit";
 import type { DbOrTx } from "@/db/types";
 import { asStoreError } from "@/db/unavailable";
 import type { Actor } from "@/lib/auth/actor";
-import { release } from "@/lib/dedup/idempotency/release";
+import { release } from "./release";
 import { NotFoundError } from "@/lib/errors";
 import { releaseKeySchema, type ReleaseKeyInput } from "@/lib/validation/console-idempotency";
 import { authorize } from "@/lib/auth/authorize";
+import { guardDestructive } from "@/lib/auth/recent-sign-in";
 
 /**
  * Releases a stuck in-progress idempotency key so a retry can start it again.
@@ -22,7 +23,9 @@ export async function releaseIdempotencyKey({
   input: ReleaseKeyInput;
 }): Promise<{ released: true }> {
   authorize(actor, "release");
+  await guardDestructive(actor, db);
   const { scope, key, attempt, reason } = releaseKeySchema.parse(input);
+  authorize(actor, "release", { kind: "idempotencyScopes", id: scope });
   try {
     return await db.transaction(async (tx) => {
       const { released } = await release(tx, { scope, key, attempt });
