@@ -31,18 +31,33 @@ function payloadTextOf(payload: unknown): string {
 }
 
 /**
+ * The check verb behind the batch route and library mode: the services' settings (404 naming
+ * `fieldOf(index)` for one that is not registered), each item hashed under its service's
+ * settings by the door's own hasher (library mode from a value, the API from the request's
+ * bytes), then decided in order. Single API checks take the coalescer to the same statement.
+ */
+export async function checkKeys<T extends { serviceId: string; messageId: string }>(
+  db: DbOrTx,
+  items: readonly T[],
+  hash: (config: ServiceConfig, item: T, index: number) => HashedCheck,
+  fieldOf: (index: number) => string,
+): Promise<CheckOutcome[]> {
+  const configs = await serviceConfigs.get(db, items.map((item) => item.serviceId));
+  const hashed = items.map((item, index) => {
+    const config = configs.get(item.serviceId);
+    if (!config) throw new NotFoundError(`service "${item.serviceId}" is not registered`, fieldOf(index));
+    return hash(config, item, index);
+  });
+  return decideInOrder(db, hashed);
+}
+
+/**
  * Library mode: decides checks on the caller's db or transaction, so the
  * decision commits or rolls back with the caller's own writes.
  */
 export async function checkMany(db: DbOrTx, inputs: readonly CheckInput[]): Promise<CheckOutcome[]> {
-  const configs = await serviceConfigs.get(db, inputs.map((input) => input.serviceId));
-  const hashed = inputs.map((input) => {
-    checkKeySchema.parse({ serviceId: input.serviceId, messageId: input.messageId });
-    const config = configs.get(input.serviceId);
-    if (!config) throw new NotFoundError(`service "${input.serviceId}" is not registered`, "serviceId");
-    return hashForService(config, input.messageId, payloadTextOf(input.payload));
-  });
-  return decideInOrder(db, hashed);
+  for (const input of inputs) checkKeySchema.parse({ serviceId: input.serviceId, messageId: input.messageId });
+  return checkKeys(db, inputs, (config, input) => hashForService(config, input.messageId, payloadTextOf(input.payload)), () => "serviceId");
 }
 
 export async function check(db: DbOrTx, input: CheckInput): Promise<CheckOutcome> {

@@ -1,10 +1,9 @@
-import type { DbOrTx } from "@/db/types";
+import { checkKeys } from "@/lib/dedup/last-seen/check";
 import type { CheckCoalescer } from "@/lib/dedup/last-seen/coalescer";
-import { decideInOrder } from "@/lib/dedup/last-seen/decide";
 import { hashPayloadSlice } from "@/lib/dedup/last-seen/hash-envelope";
 import { revertCheck } from "@/lib/dedup/last-seen/revert";
-import { NotFoundError, ValidationError } from "@/lib/errors";
-import { serviceConfigs } from "@/lib/dedup/last-seen/service-config";
+import { ValidationError } from "@/lib/errors";
+import { serviceConfigs, type ServiceConfig } from "@/lib/dedup/last-seen/service-config";
 import {
   checkBatchRequestSchema,
   checkBatchResponseSchema,
@@ -75,14 +74,9 @@ export function checkRoutes(coalescer: CheckCoalescer): Route[] {
         const envelopes = parseCheckBatch(text, ignoredFor);
         const keys = envelopes.map((envelope, i) => keyOf(envelope, `items[${i}]`));
         for (const key of keys) ctx.requireScope("services", key.serviceId);
-        const db: DbOrTx = (await ctx.store()).db;
-        const configs = await serviceConfigs.get(db, keys.map((k) => k.serviceId));
-        const hashed = keys.map((key, i) => {
-          const config = configs.get(key.serviceId);
-          if (!config) throw new NotFoundError(`service "${key.serviceId}" is not registered`, `items[${i}].serviceId`);
-          return hashPayloadSlice(config, key.messageId, text, envelopes[i]!);
-        });
-        return ok({ results: await decideInOrder(db, hashed) });
+        const { db } = await ctx.store();
+        const hash = (config: ServiceConfig, key: (typeof keys)[number], i: number) => hashPayloadSlice(config, key.messageId, text, envelopes[i]!);
+        return ok({ results: await checkKeys(db, keys, hash, (i) => `items[${i}].serviceId`) });
       },
     },
     {
