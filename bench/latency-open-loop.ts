@@ -37,6 +37,9 @@ const SECONDS = numberFlag("seconds", quick ? 3 : 15);
 const WARMUP_SECONDS = quick ? 0.5 : 2;
 const SWEEP = quick ? [0.25, 0.75, 1, 1.5] : [0.1, 0.25, 0.5, 0.75, 0.9, 1, 1.1, 1.25, 1.5];
 const SOCKETS = 64;
+// The overload sweep stands for many producers: with 64 sockets the excess would queue in the
+// generator's own agent, never reach weir, and no server could shed it.
+const SWEEP_SOCKETS = 1024;
 const PGBENCH_RATE_CLIENTS = 32;
 const CLOSED = 64;
 const chartAt = process.argv.indexOf("--chart");
@@ -70,9 +73,9 @@ async function main(): Promise<void> {
       const dup = await post<{ decision?: string }>(`${weir.url}/api/v1/check`, { serviceId: services[3], messageId: "m-1", payload: JSON.parse(payloadText(1, 0)) }, token);
       if (dup.body.decision !== "duplicate") throw new Error(`weir answered ${dup.status} ${JSON.stringify(dup.body)} to a seeded payload`);
       let seed = 101;
-      const drive = (url: string, load: { rate?: number; closed?: number }, seconds = SECONDS): Promise<GeneratorResult> =>
+      const drive = (url: string, load: { rate?: number; closed?: number }, seconds = SECONDS, sockets = SOCKETS): Promise<GeneratorResult> =>
         driveFresh({
-          spec: { url, path: "/api/v1/check", token, rate: load.rate, closedConnections: load.closed, seconds, warmupSeconds: WARMUP_SECONDS, maxSockets: SOCKETS, seed: seed++ },
+          spec: { url, path: "/api/v1/check", token, rate: load.rate, closedConnections: load.closed, seconds, warmupSeconds: WARMUP_SECONDS, maxSockets: sockets, seed: seed++ },
           workload: { services: SERVICES, keysPerService: KEYS_PER_SERVICE },
         });
       const scripts = servicesMixScripts(SERVICES, KEYS_PER_SERVICE);
@@ -119,7 +122,7 @@ async function main(): Promise<void> {
       console.log(`  weir's own view so far: ${await scrapeWaits(weir.url, adminToken)}`);
 
       await settle(db);
-      const points = await sweepLoad(closed.achieved, SWEEP, (rate) => drive(weir.url, { rate }));
+      const points = await sweepLoad(closed.achieved, SWEEP, (rate) => drive(weir.url, { rate }, SECONDS, SWEEP_SOCKETS));
       const worst = points.filter((p) => !p.recovery).at(-1)!;
       const recovery = points.find((p) => p.recovery)!;
       const half = points.find((p) => !p.recovery && p.share === 0.5) ?? points[0]!;
@@ -135,7 +138,7 @@ async function main(): Promise<void> {
       console.log(`  chart: ${path.relative(ROOT, CHART)}`);
 
       report("latency-open-loop: tail latency at fixed rates (20 services x 5,000 keys, 50 % duplicates)", rows, [
-        `open loop, Poisson schedule fixed in advance, latency from the scheduled send time; ${SOCKETS} sockets at most; pgbench -R ${PGBENCH_RATE_CLIENTS} clients, no --latency-limit`,
+        `open loop, Poisson schedule fixed in advance, latency from the scheduled send time; ${SOCKETS} sockets at most (the overload sweep ${SWEEP_SOCKETS}); pgbench -R ${PGBENCH_RATE_CLIENTS} clients, no --latency-limit`,
         `one round of ${SECONDS} s per row${quick ? " (quick: noisy)" : ""}; weir ${weir.mode}; ratios are weir / baseline, lower is better`,
       ]);
     } finally {

@@ -3,7 +3,7 @@ import type { IncomingMessage, ServerResponse } from "node:http";
 import type { ZodType } from "zod";
 import type { Store } from "@/db/client";
 import { authorize } from "@/lib/auth/authorize";
-import { WeirError } from "@/lib/errors";
+import { OverloadedError, WeirError } from "@/lib/errors";
 import { ANONYMOUS, guardRoutes } from "./guard-routes";
 import { canonicalizeJson } from "@/lib/dedup/canonical/canonical-json";
 import { readBody } from "./body";
@@ -38,6 +38,16 @@ function refuseNonJsonBody(req: IncomingMessage): void {
   if (hasBody && !JSON_MEDIA_TYPE.test(req.headers["content-type"] ?? "")) throw new UnsupportedMediaTypeError();
 }
 
+/**
+ * API requests in flight at once past which a new one is answered 503 `overloaded` at once
+ * (WEIR_MAX_IN_FLIGHT, default 512), before its body is read or hashed. When the CPU is the
+ * limit, requests pile up inside the process and every answer slows; refusing the excess this
+ * early keeps the accepted ones fast and spends almost nothing on the refused. Health and
+ * metrics are never refused, so an overload stays visible.
+ */
+const maxInFlightFromEnv = () => Number(process.env.WEIR_MAX_IN_FLIGHT || 512);
+const neverShed = (url: string | undefined) => url !== undefined && (url.startsWith("/api/health") || url.startsWith("/api/metrics"));
+
 function requestIdOf(req: IncomingMessage): string {
   const given = req.headers["x-request-id"];
   return typeof given === "string" && REQUEST_ID.test(given) ? given : randomUUID();
@@ -47,11 +57,17 @@ function requestIdOf(req: IncomingMessage): string {
  * Serves the machine API with weir's own handlers. The store is resolved per
  * request so that a store that was down at boot is picked up once it is back.
  */
-export function createApiHandler(routes: Route[], getStore: () => Promise<Store>) {
+export function createApiHandler(routes: Route[], getStore: () => Promise<Store>, maxInFlight = maxInFlightFromEnv()) {
   // Routes from createApiRoutes come guarded (inside their metrics); any other route is guarded here.
   const router = new Router(guardRoutes(routes, getStore));
+  let inFlight = 0;
   return async function handleApi(req: IncomingMessage, res: ServerResponse): Promise<void> {
     const requestId = requestIdOf(req);
+    if (inFlight >= maxInFlight && !neverShed(req.url)) {
+      req.resume();
+      return writeResult(res, errorToResult(new OverloadedError(1), requestId), requestId);
+    }
+    inFlight++;
     try {
       const url = new URL(req.url ?? "/", "http://weir.local");
       const { handler, params } = router.match(req.method ?? "GET", url.pathname);
@@ -77,6 +93,8 @@ export function createApiHandler(routes: Route[], getStore: () => Promise<Store>
     } catch (err) {
       if (res.headersSent) return void res.destroy();
       writeResult(res, errorToResult(err, requestId), requestId);
+    } finally {
+      inFlight--;
     }
   };
 }
