@@ -10,10 +10,10 @@
 import { drizzle } from "drizzle-orm/node-postgres";
 import * as schema from "@/db/schema";
 import type { DbOrTx } from "@/db/types";
-import { loadKeyBrowser } from "@/lib/console/key-browser";
-import { loadKeyDetail } from "@/lib/console/key-detail";
-import { loadOverview } from "@/lib/console/overview";
-import { encodeCursor } from "@/lib/console/cursor";
+import { loadKeyBrowser } from "@/lib/views/key-browser";
+import { loadKeyDetail } from "@/lib/views/key-detail";
+import { loadOverview } from "@/lib/views/overview";
+import { encodeCursor } from "@/lib/views/cursor";
 import { hasFlag, numberFlag, quick, runMain } from "./lib/cli";
 import { createBenchDatabase, withIndexesDropped, type BenchDatabase } from "./lib/db";
 import { insertSpreadKeys, rollUpAllHours } from "./lib/console-seed";

@@ -27,14 +27,17 @@ const RULES: Record<string, readonly string[]> = {
   "lib/services": [...ENGINE, "lib/auth", "lib/dedup"],
   "lib/stats": [...BASE, "db"],
   "lib/demo": [...BASE, "db", "lib/dedup", "lib/services"],
-  "lib/console": [...ENGINE, "lib/auth", "lib/dedup", "lib/reset", "lib/services", "lib/stats"],
-  "lib/audit": [...ENGINE, "lib/auth", "lib/console"],
+  // The console's read models: what its pages show.
+  "lib/views": [...ENGINE, "lib/auth", "lib/dedup", "lib/reset", "lib/services", "lib/stats", "lib/console"],
+  // The console door's plumbing: its store access and its one error mapping for actions and route handlers.
+  "lib/console": [...BASE, "db", "lib/auth", "lib/validation", "lib/dedup/canonical"],
+  "lib/audit": [...ENGINE, "lib/auth", "lib/console", "lib/views"],
   "lib/metrics": [...BASE, "db", "lib/dedup"],
   "lib/http": [...ENGINE, "lib/auth", "lib/dedup", "lib/reset", "lib/services", "lib/audit", "lib/metrics"],
-  "lib/actions": [...ENGINE, "lib/auth", "lib/dedup", "lib/reset", "lib/services", "lib/audit", "lib/console"],
-  components: [...BASE, "lib/actions", "lib/auth", "lib/console", "lib/validation"],
+  "lib/actions": [...ENGINE, "lib/auth", "lib/dedup", "lib/reset", "lib/services", "lib/audit", "lib/console", "lib/views"],
+  components: [...BASE, "lib/actions", "lib/auth", "lib/console", "lib/views", "lib/validation"],
   // Routing only: never db/ or the engine directly.
-  app: [...BASE, "components", "lib/actions", "lib/audit", "lib/auth", "lib/console", "lib/reset", "lib/services", "lib/validation"],
+  app: [...BASE, "components", "lib/actions", "lib/audit", "lib/auth", "lib/console", "lib/views", "lib/reset", "lib/services", "lib/validation"],
   cli: [...ENGINE, "lib/auth", "lib/client", "lib/dedup", "lib/demo", "lib/http", "lib/reset", "lib/services"],
 };
 

@@ -1,9 +1,9 @@
 "use client";
 import { useRouter } from "next/navigation";
 import { Bar, CartesianGrid, ComposedChart, Legend, Line, Rectangle, Tooltip, XAxis, YAxis, type BarShapeProps, type TooltipContentProps } from "recharts";
-import { formatBucket as bucketLabel, formatCount, formatPercent } from "@/lib/console/format";
-import { bucketHref, type BucketLink } from "@/lib/console/bucket-link";
-import type { SeriesPoint } from "@/lib/console/series";
+import { formatBucket as bucketLabel, formatCount, formatPercent } from "@/lib/views/format";
+import { bucketHref, type BucketLink } from "@/lib/views/bucket-link";
+import type { SeriesPoint } from "@/lib/views/series";
 
 const COLORS = { new: "#15803d", changed: "#2563eb", duplicates: "#d97706", spike: "#b91c1c", errors: "#6b21a8", late: "#0f766e" };
 

@@ -1,4 +1,4 @@
-import type { DiffEntry } from "@/lib/console/json-diff";
+import type { DiffEntry } from "@/lib/views/json-diff";
 import { Badge } from "./badge";
 import { EmptyState } from "./empty-state";
 import { VisibleText } from "./visible-text";

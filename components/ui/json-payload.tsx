@@ -1,5 +1,5 @@
 import type { ReactNode } from "react";
-import { parseExactJson, type ExactJson } from "@/lib/console/exact-json";
+import { parseExactJson, type ExactJson } from "@/lib/views/exact-json";
 import { CopyButton } from "./copy-button";
 import { VisibleText } from "./visible-text";
 

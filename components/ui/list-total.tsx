@@ -1,4 +1,4 @@
-import { formatCappedCount, type CappedCount } from "@/lib/console/capped-count";
+import { formatCappedCount, type CappedCount } from "@/lib/views/capped-count";
 
 /**
  * A list's total: exact up to the cap its query counted to, "10,000+" past it

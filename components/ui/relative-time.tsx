@@ -1,6 +1,6 @@
 "use client";
 import { useSyncExternalStore } from "react";
-import { formatInstant, formatRelative } from "@/lib/console/format";
+import { formatInstant, formatRelative } from "@/lib/views/format";
 
 // One shared clock for every relative time on the page, ticking every 15 s while any is shown.
 let clock = Date.now();

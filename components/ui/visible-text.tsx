@@ -1,5 +1,5 @@
 import { Fragment, type ReactNode } from "react";
-import { describeHidden, splitHidden } from "@/lib/console/hidden-chars";
+import { describeHidden, splitHidden } from "@/lib/views/hidden-chars";
 
 /**
  * Text from outside (message ids, keys, display names, payload values) with every

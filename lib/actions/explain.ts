@@ -5,7 +5,7 @@
  */
 import { requireConsoleActor } from "@/lib/auth/console-actor";
 import { runAction, type ActionResult } from "@/lib/console/action-result";
-import { explainCheck, type Explanation } from "@/lib/console/explain";
+import { explainCheck, type Explanation } from "@/lib/views/explain";
 import { consoleDb } from "@/lib/console/store";
 import type { ExplainInput } from "@/lib/validation/console-explain";
 

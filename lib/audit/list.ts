@@ -1,7 +1,7 @@
 import { z } from "zod";
 import { auditActions, listAudit, type AuditQuery, type AuditRow } from "@/db/queries/console-audit";
 import type { DbOrTx } from "@/db/types";
-import { decodeCursor, encodeCursor } from "@/lib/console/cursor";
+import { decodeCursor, encodeCursor } from "@/lib/views/cursor";
 import type { SearchParams } from "@/lib/validation/console-common";
 import { AUDIT_PAGE_SIZE, auditFilterSchema, type AuditFilter } from "@/lib/validation/console-audit";
 

@@ -1,6 +1,6 @@
 import { sql } from "drizzle-orm";
 import { beforeAll, describe, expect, it } from "vitest";
-import { loadGroups } from "@/lib/console/groups";
+import { loadGroups } from "@/lib/views/groups";
 import { stats } from "@/lib/stats/recorder";
 import { startTestApi, type TestApi } from "@/test/api-server";
 import { createTestDatabase, type TestDatabase } from "@/test/test-db";

@@ -1,5 +1,5 @@
 import { beforeAll, describe, expect, it } from "vitest";
-import { loadOverview } from "@/lib/console/overview";
+import { loadOverview } from "@/lib/views/overview";
 import { check } from "@/lib/dedup/last-seen/check";
 import { claim } from "@/lib/dedup/window/claim";
 import { createTestToken } from "@/lib/client/token.fixture";

@@ -4,8 +4,8 @@ import { listScopeIds } from "@/db/queries/console-idempotency";
 import { begin } from "@/lib/dedup/idempotency/begin";
 import { claimMany } from "@/lib/dedup/window/claim";
 import { setGroupTtl } from "@/lib/dedup/window/set-group-ttl";
-import { findAnything } from "@/lib/console/find";
-import { loadGroups } from "@/lib/console/groups";
+import { findAnything } from "@/lib/views/find";
+import { loadGroups } from "@/lib/views/groups";
 import { createTestDatabase, type TestDatabase } from "./citus-test-db";
 import { isRouterPlan, planOf, recordingDb } from "./recording-db";
 

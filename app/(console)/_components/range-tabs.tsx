@@ -1,6 +1,6 @@
 import Link from "next/link";
 import { hrefWith } from "@/components/ui/pager";
-import { RANGES, type RangeKey } from "@/lib/console/ranges";
+import { RANGES, type RangeKey } from "@/lib/views/ranges";
 
 export function RangeTabs({ current, kind, subject }: { current: RangeKey; kind: string; subject: string | null }) {
   return (

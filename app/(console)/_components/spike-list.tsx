@@ -1,7 +1,7 @@
 import Link from "next/link";
-import { bucketHref, type BucketLink } from "@/lib/console/bucket-link";
-import { formatBucket as bucketLabel, formatCount } from "@/lib/console/format";
-import type { SeriesPoint } from "@/lib/console/series";
+import { bucketHref, type BucketLink } from "@/lib/views/bucket-link";
+import { formatBucket as bucketLabel, formatCount } from "@/lib/views/format";
+import type { SeriesPoint } from "@/lib/views/series";
 
 /**
  * The spike buckets in words, biggest first, next to the chart: readable without colour and without

@@ -2,9 +2,9 @@ import Link from "next/link";
 import { VisibleText } from "@/components/ui/visible-text";
 import { EmptyState } from "@/components/ui/empty-state";
 import { hrefWith } from "@/components/ui/pager";
-import { formatCount, formatPercent } from "@/lib/console/format";
-import type { SubjectSummary } from "@/lib/console/overview";
-import type { RangeKey } from "@/lib/console/ranges";
+import { formatCount, formatPercent } from "@/lib/views/format";
+import type { SubjectSummary } from "@/lib/views/overview";
+import type { RangeKey } from "@/lib/views/ranges";
 
 /** Totals per service or consumer group over the range; a row's name charts that subject. */
 export function SubjectTable({

@@ -11,8 +11,8 @@ import { PageHeader } from "@/components/ui/page-header";
 import { StoreUnavailableNotice } from "@/components/ui/store-unavailable";
 import { requireConsoleActor } from "@/lib/auth/console-actor";
 import { loadAuditPage } from "@/lib/audit/list";
-import { loadAuditCount } from "@/lib/console/counts";
-import { formatCount, formatInstant, toInputInstant } from "@/lib/console/format";
+import { loadAuditCount } from "@/lib/views/counts";
+import { formatCount, formatInstant, toInputInstant } from "@/lib/views/format";
 import { withStore } from "@/lib/console/store";
 import { rawValues, type SearchParams } from "@/lib/validation/console-common";
 

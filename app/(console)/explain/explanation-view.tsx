@@ -1,7 +1,7 @@
 import { Badge } from "@/components/ui/badge";
 import { DiffTable } from "@/components/ui/diff-table";
-import type { Explanation } from "@/lib/console/explain";
-import { formatInstant } from "@/lib/console/format";
+import type { Explanation } from "@/lib/views/explain";
+import { formatInstant } from "@/lib/views/format";
 
 const WHY = {
   new: "No state is stored for this key: check would store this hash as version 1.",

@@ -7,8 +7,8 @@ import { RelativeTime } from "@/components/ui/relative-time";
 import { StoreUnavailableNotice } from "@/components/ui/store-unavailable";
 import { VisibleText } from "@/components/ui/visible-text";
 import { requireConsoleActor } from "@/lib/auth/console-actor";
-import { FIND_MAX_LENGTH, findAnything } from "@/lib/console/find";
-import { formatCount } from "@/lib/console/format";
+import { FIND_MAX_LENGTH, findAnything } from "@/lib/views/find";
+import { formatCount } from "@/lib/views/format";
 import { withStore } from "@/lib/console/store";
 import { param, type SearchParams } from "@/lib/validation/console-common";
 

@@ -4,8 +4,8 @@ import { EmptyState } from "@/components/ui/empty-state";
 import { PageHeader } from "@/components/ui/page-header";
 import { StoreUnavailableNotice } from "@/components/ui/store-unavailable";
 import { requireConsoleActor } from "@/lib/auth/console-actor";
-import { formatCount, formatDuration, formatPercent } from "@/lib/console/format";
-import { loadGroups } from "@/lib/console/groups";
+import { formatCount, formatDuration, formatPercent } from "@/lib/views/format";
+import { loadGroups } from "@/lib/views/groups";
 import { withStore } from "@/lib/console/store";
 
 export const dynamic = "force-dynamic";

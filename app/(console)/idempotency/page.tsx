@@ -13,7 +13,7 @@ import { hrefWith, Pager } from "@/components/ui/pager";
 import { PageHeader } from "@/components/ui/page-header";
 import { StoreUnavailableNotice } from "@/components/ui/store-unavailable";
 import { requireConsoleActor } from "@/lib/auth/console-actor";
-import { loadIdempotencyBrowse } from "@/lib/console/idempotency";
+import { loadIdempotencyBrowse } from "@/lib/views/idempotency";
 import { withStore } from "@/lib/console/store";
 import { param, type SearchParams } from "@/lib/validation/console-common";
 import { KEY_STATES } from "@/lib/validation/console-idempotency";

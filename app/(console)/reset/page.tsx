@@ -3,7 +3,7 @@ import { PageHeader } from "@/components/ui/page-header";
 import { StoreUnavailableNotice } from "@/components/ui/store-unavailable";
 import { requireConsoleActor } from "@/lib/auth/console-actor";
 import { can } from "@/lib/auth/authorize";
-import { loadResetPage } from "@/lib/console/reset-page";
+import { loadResetPage } from "@/lib/views/reset-page";
 import { withStore } from "@/lib/console/store";
 import { CONFIRM_THRESHOLD } from "@/lib/reset/constants";
 import { param, type SearchParams } from "@/lib/validation/console-common";

@@ -9,8 +9,8 @@ import { RelativeTime } from "@/components/ui/relative-time";
 import { StoreUnavailableNotice } from "@/components/ui/store-unavailable";
 import { VisibleText } from "@/components/ui/visible-text";
 import { requireConsoleActor } from "@/lib/auth/console-actor";
-import { formatCount, formatPercent } from "@/lib/console/format";
-import { loadServiceList, searchServices, SERVICE_SORTS, type ServiceSort } from "@/lib/console/services";
+import { formatCount, formatPercent } from "@/lib/views/format";
+import { loadServiceList, searchServices, SERVICE_SORTS, type ServiceSort } from "@/lib/views/services";
 import { withStore } from "@/lib/console/store";
 import { param, type SearchParams } from "@/lib/validation/console-common";
 

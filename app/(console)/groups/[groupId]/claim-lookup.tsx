@@ -1,7 +1,7 @@
 import Form from "next/form";
 import { RelativeTime } from "@/components/ui/relative-time";
 import { VisibleText } from "@/components/ui/visible-text";
-import { formatInstant } from "@/lib/console/format";
+import { formatInstant } from "@/lib/views/format";
 
 export interface ClaimView {
   messageId: string;

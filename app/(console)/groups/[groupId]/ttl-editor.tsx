@@ -7,7 +7,7 @@ import { FailureMessage } from "@/components/ui/failure-message";
 import { ReasonedAction } from "@/components/ui/reasoned-action";
 import { changeTtlAction, previewTtlAction } from "@/lib/actions/groups";
 import { useFollowFailure } from "@/lib/console/client-failure";
-import { formatCount, formatDuration } from "@/lib/console/format";
+import { formatCount, formatDuration } from "@/lib/views/format";
 
 const UNITS = { seconds: 1, minutes: 60, hours: 3_600, days: 86_400 } as const;
 type Unit = keyof typeof UNITS;

@@ -12,7 +12,7 @@ import { PageHeader } from "@/components/ui/page-header";
 import { StoreUnavailableNotice } from "@/components/ui/store-unavailable";
 import { requireConsoleActor } from "@/lib/auth/console-actor";
 import { can } from "@/lib/auth/authorize";
-import { loadIdempotencyKey } from "@/lib/console/idempotency";
+import { loadIdempotencyKey } from "@/lib/views/idempotency";
 import { withStore } from "@/lib/console/store";
 import { param, type SearchParams } from "@/lib/validation/console-common";
 import { idempotencyKeySchema, scopeIdSchema } from "@/lib/validation/idempotency";

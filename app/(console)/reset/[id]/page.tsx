@@ -5,7 +5,7 @@ import { PageHeader } from "@/components/ui/page-header";
 import { StoreUnavailableNotice } from "@/components/ui/store-unavailable";
 import { requireConsoleActor } from "@/lib/auth/console-actor";
 import { can } from "@/lib/auth/authorize";
-import { loadReset } from "@/lib/console/reset-detail";
+import { loadReset } from "@/lib/views/reset-detail";
 import { withStore } from "@/lib/console/store";
 import { batchIdSchema } from "@/lib/validation/reset";
 import { ResetProgressClient } from "./reset-progress-client";

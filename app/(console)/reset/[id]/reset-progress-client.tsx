@@ -6,7 +6,7 @@ import { FailureMessage } from "@/components/ui/failure-message";
 import { ReasonedAction } from "@/components/ui/reasoned-action";
 import { undoResetAction } from "@/lib/actions/reset";
 import { useFollowFailure } from "@/lib/console/client-failure";
-import { formatCount, formatInstant } from "@/lib/console/format";
+import { formatCount, formatInstant } from "@/lib/views/format";
 import type { ResetView } from "@/lib/reset/views";
 import { describeSelection } from "../_components/reset-list";
 

@@ -1,4 +1,4 @@
-import { formatCount, formatInstant } from "@/lib/console/format";
+import { formatCount, formatInstant } from "@/lib/views/format";
 import type { ResetPreview } from "@/lib/reset/preview-reset";
 
 /** The dry run: how many rows, a sample of them, and ids of a list that have no state. */

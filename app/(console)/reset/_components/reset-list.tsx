@@ -1,7 +1,7 @@
 import Link from "next/link";
 import { Badge } from "@/components/ui/badge";
 import { EmptyState } from "@/components/ui/empty-state";
-import { formatCount, formatInstant } from "@/lib/console/format";
+import { formatCount, formatInstant } from "@/lib/views/format";
 import type { ResetView } from "@/lib/reset/views";
 
 export function describeSelection(r: ResetView): string {

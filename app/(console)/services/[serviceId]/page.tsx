@@ -9,7 +9,7 @@ import { PageHeader } from "@/components/ui/page-header";
 import { StoreUnavailableNotice } from "@/components/ui/store-unavailable";
 import { requireConsoleActor } from "@/lib/auth/console-actor";
 import { can } from "@/lib/auth/authorize";
-import { loadKeyBrowser } from "@/lib/console/key-browser";
+import { loadKeyBrowser } from "@/lib/views/key-browser";
 import { withStore } from "@/lib/console/store";
 import type { SearchParams } from "@/lib/validation/console-common";
 import { serviceIdSchema } from "@/lib/validation/common";

@@ -1,7 +1,7 @@
 import Form from "next/form";
 import Link from "next/link";
 import { Field } from "@/components/ui/field";
-import { toInputInstant } from "@/lib/console/format";
+import { toInputInstant } from "@/lib/views/format";
 import type { KeyBrowserQuery } from "@/lib/validation/console-keys";
 
 /**

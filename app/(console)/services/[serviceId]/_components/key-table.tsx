@@ -4,7 +4,7 @@ import { EmptyState } from "@/components/ui/empty-state";
 import { hrefWith } from "@/components/ui/pager";
 import { RelativeTime } from "@/components/ui/relative-time";
 import { VisibleText } from "@/components/ui/visible-text";
-import type { KeyBrowserRow } from "@/lib/console/key-browser";
+import type { KeyBrowserRow } from "@/lib/views/key-browser";
 
 export function KeyTable({ serviceId, rows, filtered }: { serviceId: string; rows: KeyBrowserRow[]; filtered: boolean }) {
   if (rows.length === 0) {

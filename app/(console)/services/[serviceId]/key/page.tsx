@@ -10,7 +10,7 @@ import { PageHeader } from "@/components/ui/page-header";
 import { StoreUnavailableNotice } from "@/components/ui/store-unavailable";
 import { requireConsoleActor } from "@/lib/auth/console-actor";
 import { can } from "@/lib/auth/authorize";
-import { loadKeyDetail } from "@/lib/console/key-detail";
+import { loadKeyDetail } from "@/lib/views/key-detail";
 import { withStore } from "@/lib/console/store";
 import { param, type SearchParams } from "@/lib/validation/console-common";
 import { keyRefSchema } from "@/lib/validation/console-keys";

@@ -1,5 +1,5 @@
 import Form from "next/form";
-import type { KeyVersionView } from "@/lib/console/key-detail";
+import type { KeyVersionView } from "@/lib/views/key-detail";
 
 function VersionSelect({ label, name, versions, selected }: { label: string; name: string; versions: KeyVersionView[]; selected: number }) {
   return (

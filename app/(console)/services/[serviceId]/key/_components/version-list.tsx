@@ -1,7 +1,7 @@
 import { EmptyState } from "@/components/ui/empty-state";
 import { JsonPayload } from "@/components/ui/json-payload";
 import { RelativeTime } from "@/components/ui/relative-time";
-import type { KeyVersionView } from "@/lib/console/key-detail";
+import type { KeyVersionView } from "@/lib/views/key-detail";
 
 /** Stored payloads as received; untrusted, so rendered as text in <pre>, never as markup. */
 export function VersionList({ versions, historyDepth }: { versions: KeyVersionView[]; historyDepth: number }) {

@@ -13,7 +13,7 @@ import type { DbOrTx } from "@/db/types";
 import { listConsumerGroups } from "@/lib/dedup/window/groups";
 import { rangeWindow, type RangeKey } from "./ranges";
 import { fillSeries, spikeThreshold, type SeriesPoint } from "./series";
-import { withStore } from "./store";
+import { withStore } from "@/lib/console/store";
 
 export interface SubjectSummary extends Counters {
   id: string;
