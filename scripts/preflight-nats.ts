@@ -32,12 +32,14 @@ export function probeNats(url: string, timeoutMs = 1000): Promise<NatsProbe> {
   });
 }
 
-/** nats-server on the PATH, or where Debian (/usr/sbin) and Homebrew put it when the PATH leaves that out. */
-export function natsBinary(): string | undefined {
-  const found = spawnSync("sh", ["-c", "command -v nats-server"], { encoding: "utf8" }).stdout.trim();
+/** A program on the PATH, or where Debian (/usr/sbin) and Homebrew put it when the PATH leaves that out. */
+export function findProgram(name: string): string | undefined {
+  const found = spawnSync("sh", ["-c", `command -v ${name}`], { encoding: "utf8" }).stdout.trim();
   if (found) return found;
-  return ["/usr/sbin/nats-server", "/usr/local/bin/nats-server", "/opt/homebrew/bin/nats-server"].find((file) => existsSync(file));
+  return [`/usr/sbin/${name}`, `/usr/local/bin/${name}`, `/opt/homebrew/bin/${name}`].find((file) => existsSync(file));
 }
+
+export const natsBinary = () => findProgram("nats-server");
 
 export interface RunningNats {
   url: string;

@@ -7,7 +7,9 @@ import {
   planBinaries,
   planChromium,
   planNats,
+  planPgBouncer,
   planPostgres,
+  type Missing,
   type ServerProbe,
 } from "./preflight-plan";
 
@@ -29,7 +31,21 @@ describe("stages and what they need", () => {
     // npm test never needs NATS: only the example consumer's suite does.
     expect(needsOf(parseStages([])).has("nats")).toBe(false);
     expect(needsOf(["examples"])).toEqual(new Set(["postgres", "nats"]));
+    // Nor PgBouncer: weir behind it is its own suite too.
+    expect(needsOf(parseStages([])).has("pgbouncer")).toBe(false);
+    expect(needsOf(["pgbouncer"])).toEqual(new Set(["pgBinaries", "pgbouncer"]));
     expect(needsOf(["faults", "e2e"])).toEqual(new Set(["pgBinaries", "postgres", "chromium"]));
+  });
+
+  it("finds PgBouncer where it was named or installed, and says how to install it", () => {
+    expect(planPgBouncer({ explicit: "/opt/pgb", explicitExists: true, found: "/usr/sbin/pgbouncer" })).toEqual({ kind: "use", binary: "/opt/pgb" });
+    expect(planPgBouncer({ explicit: "/opt/pgb", explicitExists: false })).toMatchObject({ kind: "missing", missing: { problem: "WEIR_PGBOUNCER_BIN /opt/pgb does not exist" } });
+    expect(planPgBouncer({ explicitExists: false, found: "/usr/sbin/pgbouncer" })).toEqual({ kind: "use", binary: "/usr/sbin/pgbouncer" });
+    const none = planPgBouncer({ explicitExists: false });
+    expect(none.kind).toBe("missing");
+    expect(missingLine([(none as { missing: Missing }).missing])).toBe(
+      "npm test cannot start: no pgbouncer binary. Install on Debian/Ubuntu: sudo apt-get install -y pgbouncer; on macOS: brew install pgbouncer",
+    );
   });
 
   it("reads WEIR_TEST_PG strictly", () => {

@@ -4,18 +4,19 @@
  * the rules can be tested without a machine to probe).
  */
 
-export const STAGES = ["lint", "typecheck", "unit", "faults", "e2e", "examples"] as const;
+export const STAGES = ["lint", "typecheck", "unit", "faults", "e2e", "examples", "pgbouncer"] as const;
 export type Stage = (typeof STAGES)[number];
 
 /**
  * `npm test` runs weir's whole suite, which needs nothing npm cannot provide. The JetStream
  * example consumer needs a nats-server, which no npm package ships: it is its own suite,
- * `npm run test:examples`, and CI runs both.
+ * `npm run test:examples`; weir behind PgBouncer needs a pgbouncer binary, likewise not on npm:
+ * `npm run test:pgbouncer`. CI runs all three.
  */
 export const DEFAULT_STAGES: readonly Stage[] = ["lint", "typecheck", "unit", "faults", "e2e"];
 
 /** postgres: a server to clone databases on; pgBinaries: initdb/pg_ctl for the fault suite's private clusters. */
-export type Need = "postgres" | "pgBinaries" | "nats" | "chromium";
+export type Need = "postgres" | "pgBinaries" | "nats" | "chromium" | "pgbouncer";
 
 const NEEDS: Record<Stage, Need[]> = {
   lint: [],
@@ -24,6 +25,7 @@ const NEEDS: Record<Stage, Need[]> = {
   faults: ["pgBinaries"],
   e2e: ["postgres", "chromium"],
   examples: ["postgres", "nats"],
+  pgbouncer: ["pgBinaries", "pgbouncer"],
 };
 
 /** No arguments: the default stages, in order. Otherwise the named ones, in the suite's order. */
@@ -102,6 +104,18 @@ export function planNats(input: { url: string; explicit: boolean; probe: NatsPro
   return { kind: "missing", missing: { problem: `no NATS server with JetStream (${input.url} ${why}) and no nats-server binary`, install: "nats" } };
 }
 
+export type PgBouncerPlan = { kind: "use"; binary: string } | { kind: "missing"; missing: Missing };
+
+/** WEIR_PGBOUNCER_BIN if set (it must exist), else a pgbouncer on the PATH or where packages put it. */
+export function planPgBouncer(input: { explicit?: string; explicitExists: boolean; found?: string }): PgBouncerPlan {
+  if (input.explicit) {
+    if (input.explicitExists) return { kind: "use", binary: input.explicit };
+    return { kind: "missing", missing: { problem: `WEIR_PGBOUNCER_BIN ${input.explicit} does not exist` } };
+  }
+  if (input.found) return { kind: "use", binary: input.found };
+  return { kind: "missing", missing: { problem: "no pgbouncer binary", install: "pgbouncer" } };
+}
+
 export type ChromiumPlan = { kind: "use"; path: string } | { kind: "download" } | { kind: "missing"; missing: Missing };
 
 /** Playwright's own browser: absent, downloaded but unable to start (system libraries missing), or ready. */
@@ -126,6 +140,7 @@ const INSTALL: Record<Need, { debian: string; macos: string }> = {
   pgBinaries: { debian: "postgresql", macos: "brew install postgresql@17" },
   nats: { debian: "nats-server", macos: "brew install nats-server" },
   chromium: { debian: "chromium", macos: "brew install --cask chromium" },
+  pgbouncer: { debian: "pgbouncer", macos: "brew install pgbouncer" },
 };
 
 /** Everything that stops the run, with the install commands, in one line. */

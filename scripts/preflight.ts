@@ -1,6 +1,6 @@
 import { existsSync } from "node:fs";
 import { downloadPlaywrightChromium, playwrightChromium, systemChromium } from "./preflight-chromium";
-import { natsBinary, probeNats, startNats } from "./preflight-nats";
+import { findProgram, natsBinary, probeNats, startNats } from "./preflight-nats";
 import {
   missingLine,
   needsOf,
@@ -8,6 +8,7 @@ import {
   planBinaries,
   planChromium,
   planNats,
+  planPgBouncer,
   planPostgres,
   type ChromiumPlan,
   type Missing,
@@ -72,6 +73,15 @@ export async function preflight(stages: Stage[], env: NodeJS.ProcessEnv = proces
     : undefined;
   if (nats?.kind === "missing") missing.push(nats.missing);
 
+  const pgbouncer = needs.has("pgbouncer")
+    ? planPgBouncer({
+        explicit: env.WEIR_PGBOUNCER_BIN || undefined,
+        explicitExists: Boolean(env.WEIR_PGBOUNCER_BIN && existsSync(env.WEIR_PGBOUNCER_BIN)),
+        found: findProgram("pgbouncer"),
+      })
+    : undefined;
+  if (pgbouncer?.kind === "missing") missing.push(pgbouncer.missing);
+
   let chromium: ChromiumPlan | undefined;
   if (needs.has("chromium")) {
     const system = systemChromium();
@@ -123,6 +133,10 @@ export async function preflight(stages: Stage[], env: NodeJS.ProcessEnv = proces
       stops.push(server.stop);
       out.NATS_URL = server.url;
       report.push(`NATS JetStream from ${nats.binary} at ${server.url}, for this run`);
+    }
+    if (pgbouncer?.kind === "use") {
+      out.WEIR_PGBOUNCER_BIN = pgbouncer.binary;
+      report.push(`PgBouncer ${pgbouncer.binary}`);
     }
     if (chromium?.kind === "use") {
       out.CHROMIUM_PATH = chromium.path;

@@ -15,6 +15,7 @@ const SCRIPT: Record<Stage, string> = {
   faults: "test:faults",
   e2e: "test:e2e",
   examples: "test:examples:vitest",
+  pgbouncer: "test:pgbouncer:vitest",
 };
 
 const seconds = (since: number) => `${((Date.now() - since) / 1000).toFixed(1)} s`;
