@@ -11,7 +11,8 @@ import type pg from "pg";
 import { decideOneStatement, decideStatement, type StatementItem } from "@/lib/dedup/last-seen/statement";
 import { createBenchDatabase } from "./lib/db";
 import { numberFlag, quick, runMain } from "./lib/cli";
-import { machineLine, median, ratio, report } from "./lib/report";
+import { machineLine, ratio, report } from "./lib/report";
+import { alternateRounds, distinctBatch, driveConnections, type Send } from "./lib/statement-cost";
 
 const KEYS = numberFlag("keys", quick ? 50_000 : 200_000);
 // Many short alternating slices: a neighbour's burst then hits every contender alike.
@@ -45,33 +46,9 @@ function item(duplicate = counter++ % 2 === 0): StatementItem {
   return { serviceId: "bench", messageId: `m-${key}`, hash: duplicate ? hashOf(key) : randomBytes(32).toString("hex"), payloadText: null, historyDepth: 0 };
 }
 
-/** Distinct keys per batch, as the coalescer sends them. */
-function batch(): StatementItem[] {
-  const seen = new Map<string, StatementItem>();
-  while (seen.size < BATCH) {
-    const next = item();
-    seen.set(next.messageId, next);
-  }
-  return [...seen.values()];
-}
-
-async function drive(pool: pg.Pool, send: (client: pg.PoolClient) => Promise<number>): Promise<number> {
-  const deadline = performance.now() + SECONDS * 1000;
-  let checks = 0;
-  await Promise.all(
-    Array.from({ length: WORKERS }, async () => {
-      const client = await pool.connect();
-      // The commit flush is the same for both forms and would drown what differs (CPU, WAL volume).
-      await client.query("set synchronous_commit = off");
-      try {
-        while (performance.now() < deadline) checks += await send(client);
-      } finally {
-        client.release();
-      }
-    }),
-  );
-  return checks / SECONDS;
-}
+const batch = () => distinctBatch(BATCH, () => item());
+// The commit flush is the same for both forms and would drown what differs (CPU, WAL volume).
+const drive = (pool: pg.Pool, send: Send) => driveConnections(pool, WORKERS, SECONDS, send, "set synchronous_commit = off");
 
 type Contender = () => { name: string; text: string; values: unknown[] };
 
@@ -140,27 +117,11 @@ async function main(): Promise<void> {
       "one key, before 0009": (c: pg.PoolClient) => run(c, [item()], ([one]) => ({ ...decideOneStatement(one!), name: "before_one", text: before(decideOneStatement(one!).text) })),
       "one key, now": (c: pg.PoolClient) => run(c, [item()], ([one]) => decideOneStatement(one!)),
     };
-    const rates: Record<string, number[]> = Object.fromEntries(Object.keys(contenders).map((name) => [name, []]));
-    for (let round = 0; round <= ROUNDS; round++) {
-      for (const [name, send] of Object.entries(contenders)) {
-        const rate = await drive(pool, send);
-        // Round 0 warms up (JIT, prepared statements, caches) and is not counted.
-        if (round > 0) rates[name]!.push(rate);
-      }
-    }
-    const m = (name: string) => median(rates[name]!);
-    const row = (metric: string, now: string, then: string) => {
-      const r = ratio(m(now), m(then));
-      return { metric, ours: m(now), baseline: m(then), ratio: r, target: ">= 0.97", met: r >= 0.97 };
-    };
+    const row = await alternateRounds(contenders, ROUNDS, (send) => drive(pool, send));
     const PAIRS = quick ? 2000 : 10_000;
     const batchOf = (duplicate: boolean) => {
-      const seen = new Map<string, StatementItem>();
-      for (let i = 0; seen.size < BATCH; i++) {
-        const next = item(i % 2 === 0 ? duplicate : !duplicate);
-        seen.set(next.messageId, next);
-      }
-      return [...seen.values()];
+      let i = 0;
+      return distinctBatch(BATCH, () => item(i++ % 2 === 0 ? duplicate : !duplicate));
     };
     const oneBefore = (d: boolean) => () => ({ ...decideOneStatement(item(d)), name: "before_one", text: before(decideOneStatement(item(d)).text) });
     const oneNow = (d: boolean) => () => decideOneStatement(item(d));

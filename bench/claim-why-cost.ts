@@ -10,7 +10,8 @@ import type pg from "pg";
 import { claimOneStatement, claimStatement, type ClaimKey } from "@/lib/dedup/window/claim-statement";
 import { createBenchDatabase } from "./lib/db";
 import { numberFlag, quick, runMain } from "./lib/cli";
-import { machineLine, median, ratio, report } from "./lib/report";
+import { machineLine, report } from "./lib/report";
+import { alternateRounds, distinctBatch, driveConnections } from "./lib/statement-cost";
 
 const KEYS = numberFlag("keys", quick ? 50_000 : 200_000);
 const SECONDS = numberFlag("seconds", quick ? 2 : 6);
@@ -63,31 +64,7 @@ function item(): ClaimKey {
   return { consumerGroup: GROUP, messageId };
 }
 
-/** Distinct keys per batch, as the coalescer sends them. */
-function batch(): ClaimKey[] {
-  const seen = new Map<string, ClaimKey>();
-  while (seen.size < BATCH) {
-    const next = item();
-    seen.set(next.messageId, next);
-  }
-  return [...seen.values()];
-}
-
-async function drive(pool: pg.Pool, send: (client: pg.PoolClient) => Promise<number>): Promise<number> {
-  const deadline = performance.now() + SECONDS * 1000;
-  let claims = 0;
-  await Promise.all(
-    Array.from({ length: WORKERS }, async () => {
-      const client = await pool.connect();
-      try {
-        while (performance.now() < deadline) claims += await send(client);
-      } finally {
-        client.release();
-      }
-    }),
-  );
-  return claims / SECONDS;
-}
+const batch = () => distinctBatch(BATCH, item);
 
 async function main(): Promise<void> {
   console.log(`claim-why-cost: ${machineLine()}; ${KEYS.toLocaleString("en-US")} live records, ${ROUNDS} rounds x ${SECONDS} s per contender`);
@@ -126,20 +103,12 @@ async function main(): Promise<void> {
       "one key, before 0010": (c: pg.PoolClient) => run(c, [item()], ([one]) => ({ ...claimOneStatement(one!, DEFAULT_TTL), name: "before_one", text: beforeOne(claimOneStatement(one!, DEFAULT_TTL).text) })),
       "one key, now": (c: pg.PoolClient) => run(c, [item()], ([one]) => claimOneStatement(one!, DEFAULT_TTL)),
     };
-    const rates: Record<string, number[]> = Object.fromEntries(Object.keys(contenders).map((name) => [name, []]));
-    for (let round = 0; round <= ROUNDS; round++) {
-      for (const [name, send] of Object.entries(contenders)) {
-        await pool.query("vacuum window_records");
-        const rate = await drive(pool, send);
-        // Round 0 warms up (JIT, prepared statements, caches) and is not counted.
-        if (round > 0) rates[name]!.push(rate);
-      }
-    }
-    const m = (name: string) => median(rates[name]!);
-    const row = (metric: string, now: string, then: string) => {
-      const r = ratio(m(now), m(then));
-      return { metric, ours: m(now), baseline: m(then), ratio: r, target: ">= 0.97", met: r >= 0.97 };
-    };
+    const row = await alternateRounds(
+      contenders,
+      ROUNDS,
+      (send) => driveConnections(pool, WORKERS, SECONDS, send),
+      () => pool.query("vacuum window_records"),
+    );
     report("claim-why-cost", [
       row("batch statement, claims/s (now vs before 0010)", "batch of 16, now", "batch of 16, before 0010"),
       row("one-key function, claims/s (now vs before 0010)", "one key, now", "one key, before 0010"),
