@@ -1,23 +1,11 @@
-import fs from "node:fs";
-import os from "node:os";
-import path from "node:path";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { check } from "@/lib/dedup/last-seen/check";
 import { createService } from "@/test/factories";
-import { storeConfigFromEnv } from "./config";
 import { openStore, type Store } from "./client";
+import { embeddedTestStore } from "@/test/embedded-store";
 
-const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), "weir-pglite-"));
-const config = { ...storeConfigFromEnv(), databaseUrl: undefined, dataDir: path.join(dataDir, "store") };
 let store: Store;
-
-beforeAll(async () => {
-  store = await openStore(config);
-}, 60_000);
-afterAll(async () => {
-  await store.close();
-  fs.rmSync(dataDir, { recursive: true, force: true });
-});
+const config = embeddedTestStore("pglite", (opened) => (store = opened));
 
 describe("embedded store (PGlite)", () => {
   it("is migrated at start and runs the same check statement", async () => {

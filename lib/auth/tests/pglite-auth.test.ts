@@ -1,10 +1,7 @@
-import fs from "node:fs";
-import os from "node:os";
-import path from "node:path";
 import { sql } from "drizzle-orm";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { openStore, type Store } from "@/db/client";
-import { storeConfigFromEnv } from "@/db/config";
+import { describe, expect, it } from "vitest";
+import type { Store } from "@/db/client";
+import { embeddedTestStore } from "@/test/embedded-store";
 import { SYSTEM_ACTOR } from "@/lib/auth/actor";
 import { sessionActor } from "@/lib/auth/session-actor";
 import { signInWithPassword } from "@/lib/auth/sign-in";
@@ -14,16 +11,8 @@ import { createUser } from "@/lib/auth/users/create-user";
 import { browserHeaders, cookieHeaderOf } from "@/test/auth-fixtures";
 
 // The embedded store runs the same Better Auth adapter and the same audit trigger as PostgreSQL.
-const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), "weir-pglite-auth-"));
 let store: Store;
-
-beforeAll(async () => {
-  store = await openStore({ ...storeConfigFromEnv(), databaseUrl: undefined, dataDir: path.join(dataDir, "store") });
-}, 60_000);
-afterAll(async () => {
-  await store.close();
-  fs.rmSync(dataDir, { recursive: true, force: true });
-});
+embeddedTestStore("pglite-auth", (opened) => (store = opened));
 
 describe("auth on the embedded store (PGlite)", () => {
   it("signs in through Better Auth's drizzle adapter and resolves the session", async () => {

@@ -1,25 +1,14 @@
-import fs from "node:fs";
-import os from "node:os";
-import path from "node:path";
 import { setTimeout as sleep } from "node:timers/promises";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { openStore, type Store } from "@/db/client";
-import { storeConfigFromEnv } from "@/db/config";
+import { describe, expect, it } from "vitest";
+import type { Store } from "@/db/client";
+import { embeddedTestStore } from "@/test/embedded-store";
 import { begin } from "./begin";
 import { beginWaiting } from "./begin-waiting";
 import { complete } from "./complete";
 import { release } from "./release";
 
-const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), "weir-pglite-wait-"));
 let store: Store;
-
-beforeAll(async () => {
-  store = await openStore({ ...storeConfigFromEnv(), databaseUrl: undefined, dataDir: path.join(dataDir, "store") });
-}, 60_000);
-afterAll(async () => {
-  await store.close();
-  fs.rmSync(dataDir, { recursive: true, force: true });
-});
+embeddedTestStore("pglite-wait", (opened) => (store = opened));
 
 const ref = (key: string) => ({ scope: "pglite-wait", key, requestHash: "d".repeat(64) });
 const response = { status: 200, body: "done", headers: {} };
