@@ -23,3 +23,8 @@ export async function insertAudit(db: DbOrTx, entry: AuditEntry): Promise<void> 
     details: entry.details ?? {},
   });
 }
+
+/** The audit row of a change made by `by`: the row names its id and role. */
+export function auditBy(db: DbOrTx, by: { id: string; role: string }, entry: Omit<AuditEntry, "actor" | "actorRole">): Promise<void> {
+  return insertAudit(db, { actor: by.id, actorRole: by.role, ...entry });
+}

@@ -1,5 +1,5 @@
 import { isAPIError } from "better-auth/api";
-import { insertAudit } from "@/db/queries/audit";
+import { auditBy } from "@/db/queries/audit";
 import type { DbOrTx } from "@/db/types";
 import { RateLimitedError, UnauthorizedError } from "@/lib/errors";
 import { getAuth } from "./better-auth";
@@ -37,6 +37,6 @@ export async function signOutSession(db: DbOrTx, headers: Headers): Promise<{ se
   const auth = await getAuth(db);
   const actor = await sessionActor(db, headers, { refresh: false });
   const result = await auth.api.signOut({ headers, returnHeaders: true });
-  if (actor) await insertAudit(db, { actor: actor.id, actorRole: actor.role, action: "auth.sign_out", target: `user:${actor.id}` });
+  if (actor) await auditBy(db, actor, { action: "auth.sign_out", target: `user:${actor.id}` });
   return { setCookie: result.headers.getSetCookie() };
 }

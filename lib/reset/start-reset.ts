@@ -1,4 +1,4 @@
-import { insertAudit } from "@/db/queries/audit";
+import { auditBy } from "@/db/queries/audit";
 import { countSelection, insertBatch, transactionStart } from "@/db/queries/reset";
 import type { DbOrTx } from "@/db/types";
 import { asStoreError } from "@/db/unavailable";
@@ -60,9 +60,7 @@ export async function startReset({
         reason,
         expiresAt: new Date(cutoff.getTime() + retentionDays * 86_400_000),
       });
-      await insertAudit(tx, {
-        actor: actor.id,
-        actorRole: actor.role,
+      await auditBy(tx, actor, {
         action: "reset.start",
         target: auditTarget(batch),
         affected: planned,

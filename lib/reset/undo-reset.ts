@@ -1,4 +1,4 @@
-import { insertAudit } from "@/db/queries/audit";
+import { auditBy } from "@/db/queries/audit";
 import { findBatch, moveBatch } from "@/db/queries/reset";
 import type { DbOrTx } from "@/db/types";
 import { asStoreError } from "@/db/unavailable";
@@ -41,9 +41,7 @@ export async function undoReset({ db, actor, input }: { db: DbOrTx; actor: Actor
         heartbeatAt: new Date(),
       });
       if (!moved) throw new ConflictError(`reset #${batchId} changed while it was being undone; reload and retry`);
-      await insertAudit(tx, {
-        actor: actor.id,
-        actorRole: actor.role,
+      await auditBy(tx, actor, {
         action: "reset.undo",
         target: auditTarget(batch),
         affected: batch.affected,

@@ -1,4 +1,4 @@
-import { insertAudit } from "@/db/queries/audit";
+import { auditBy } from "@/db/queries/audit";
 import { findService, upsertService, type ServiceRow } from "@/db/queries/services";
 import type { DbOrTx } from "@/db/types";
 import type { Actor } from "@/lib/auth/actor";
@@ -43,9 +43,7 @@ export async function saveService({
       ignoredPaths: settings.ignoredPaths,
       historyDepth: settings.historyDepth,
     });
-    await insertAudit(tx, {
-      actor: actor.id,
-      actorRole: actor.role,
+    await auditBy(tx, actor, {
       action: saved.created ? "service.create" : "service.update",
       target: `service:${serviceId}`,
       affected: 1,

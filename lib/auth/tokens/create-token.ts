@@ -1,4 +1,4 @@
-import { insertAudit } from "@/db/queries/audit";
+import { auditBy } from "@/db/queries/audit";
 import { insertApiToken } from "@/db/queries/auth-tokens";
 import type { DbOrTx } from "@/db/types";
 import { createTokenSchema, type CreateTokenInput } from "@/lib/validation/tokens";
@@ -31,9 +31,7 @@ export async function createApiToken({ db, actor, input }: { db: DbOrTx; actor: 
       createdBy: actor.id,
       expiresAt: parsed.expiresInDays ? new Date(Date.now() + parsed.expiresInDays * 86_400_000) : null,
     });
-    await insertAudit(tx, {
-      actor: actor.id,
-      actorRole: actor.role,
+    await auditBy(tx, actor, {
       action: "token.create",
       target: `token:${created.id}`,
       affected: 1,

@@ -1,4 +1,4 @@
-import { insertAudit } from "@/db/queries/audit";
+import { auditBy } from "@/db/queries/audit";
 import { findApiToken, revokeApiToken, type ApiTokenRow } from "@/db/queries/auth-tokens";
 import type { DbOrTx } from "@/db/types";
 import { ConflictError, ForbiddenError, NotFoundError } from "@/lib/errors";
@@ -31,9 +31,7 @@ export async function revokeApiTokenVerb({ db, actor, input }: { db: DbOrTx; act
   const row = await db.transaction(async (tx) => {
     const revoked = await revokeApiToken(tx, existing.id, actor.id);
     if (!revoked) throw new ConflictError(`token ${parsed.id} is already revoked`);
-    await insertAudit(tx, {
-      actor: actor.id,
-      actorRole: actor.role,
+    await auditBy(tx, actor, {
       action: "token.revoke",
       target: `token:${revoked.id}`,
       affected: 1,

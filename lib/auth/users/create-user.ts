@@ -1,6 +1,6 @@
 import { randomUUID } from "node:crypto";
 import { hashPassword } from "better-auth/crypto";
-import { insertAudit } from "@/db/queries/audit";
+import { auditBy } from "@/db/queries/audit";
 import { findUserByEmail } from "@/db/queries/auth-users";
 import { authAccounts, authUsers } from "@/db/schema";
 import type { DbOrTx } from "@/db/types";
@@ -33,9 +33,7 @@ export async function createUser({ db, actor, input }: { db: DbOrTx; actor: Acto
     if (await findUserByEmail(tx, parsed.email)) throw new ConflictError(`a user with email ${parsed.email} already exists`);
     await tx.insert(authUsers).values({ id, email: parsed.email, name, role: parsed.role, emailVerified: true });
     await tx.insert(authAccounts).values({ id: randomUUID(), accountId: id, providerId: "credential", userId: id, password: passwordHash });
-    await insertAudit(tx, {
-      actor: actor.id,
-      actorRole: actor.role,
+    await auditBy(tx, actor, {
       action: "user.create",
       target: `user:${parsed.email}`,
       affected: 1,

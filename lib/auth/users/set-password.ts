@@ -1,6 +1,6 @@
 import { hashPassword } from "better-auth/crypto";
 import { and, eq, sql } from "drizzle-orm";
-import { insertAudit } from "@/db/queries/audit";
+import { auditBy } from "@/db/queries/audit";
 import { deleteSessionsOf, findUserByEmail } from "@/db/queries/auth-users";
 import { authAccounts } from "@/db/schema";
 import type { DbOrTx } from "@/db/types";
@@ -21,6 +21,6 @@ export async function setUserPassword({ db, actor, email, password }: { db: DbOr
       .set({ password: passwordHash, updatedAt: sql`now()` })
       .where(and(eq(authAccounts.userId, user.id), eq(authAccounts.providerId, "credential")));
     await deleteSessionsOf(tx, user.id);
-    await insertAudit(tx, { actor: actor.id, actorRole: actor.role, action: "user.password_reset", target: `user:${user.email}`, affected: 1 });
+    await auditBy(tx, actor, { action: "user.password_reset", target: `user:${user.email}`, affected: 1 });
   });
 }

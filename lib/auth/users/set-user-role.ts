@@ -1,4 +1,4 @@
-import { insertAudit } from "@/db/queries/audit";
+import { auditBy } from "@/db/queries/audit";
 import { countAdmins, deleteSessionsOf, findUser, setUserRole } from "@/db/queries/auth-users";
 import type { DbOrTx } from "@/db/types";
 import { ConflictError, NotFoundError } from "@/lib/errors";
@@ -24,9 +24,7 @@ export async function changeUserRole({ db, actor, userId, input }: { db: DbOrTx;
     }
     const after = (await setUserRole(tx, userId, parsed.role))!;
     const signedOut = await deleteSessionsOf(tx, userId);
-    await insertAudit(tx, {
-      actor: actor.id,
-      actorRole: actor.role,
+    await auditBy(tx, actor, {
       action: "user.role_change",
       target: `user:${after.email}`,
       affected: 1,

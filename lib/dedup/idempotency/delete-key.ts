@@ -1,4 +1,4 @@
-import { insertAudit } from "@/db/queries/audit";
+import { auditBy } from "@/db/queries/audit";
 import { runRaw } from "@/db/raw";
 import type { DbOrTx } from "@/db/types";
 import { asStoreError } from "@/db/unavailable";
@@ -59,9 +59,7 @@ export async function deleteCompletedKey({ db, actor, input }: { db: DbOrTx; act
       await runRaw(tx, { name: "weir_idempotency_drop_response_v1", text: DROP_RESPONSE_SQL, values });
       const attempt = Number(gone!.attempt);
       const completedAt = toDate(gone!.completed_at);
-      await insertAudit(tx, {
-        actor: actor.id,
-        actorRole: actor.role,
+      await auditBy(tx, actor, {
         action: "idempotency_key.delete",
         target: `idempotency_scope:${input.scope}`,
         affected: 1,

@@ -1,4 +1,4 @@
-import { insertAudit } from "@/db/queries/audit";
+import { auditBy } from "@/db/queries/audit";
 import type { DbOrTx } from "@/db/types";
 import { asStoreError } from "@/db/unavailable";
 import type { Actor } from "@/lib/auth/actor";
@@ -30,9 +30,7 @@ export async function releaseIdempotencyKey({
     return await db.transaction(async (tx) => {
       const { released } = await release(tx, { scope, key, attempt });
       if (!released) throw new NotFoundError(`idempotency key ${key} is no longer stored; nothing to release`, "key");
-      await insertAudit(tx, {
-        actor: actor.id,
-        actorRole: actor.role,
+      await auditBy(tx, actor, {
         action: "idempotency_key.release",
         target: `idempotency_scope:${scope}`,
         affected: 1,

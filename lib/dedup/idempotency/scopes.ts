@@ -1,5 +1,5 @@
 import { eq, sql } from "drizzle-orm";
-import { insertAudit } from "@/db/queries/audit";
+import { auditBy } from "@/db/queries/audit";
 import { DEFAULT_LOCK_SECONDS, DEFAULT_RETENTION_SECONDS, idempotencyScopes } from "@/db/schema";
 import type { DbOrTx } from "@/db/types";
 import { asStoreError } from "@/db/unavailable";
@@ -85,9 +85,7 @@ export async function setScopeSettings(db: DbOrTx, input: SetScopeInput): Promis
           .returning();
         scope = updated!;
       }
-      await insertAudit(tx, {
-        actor: input.actor.id,
-        actorRole: input.actor.role,
+      await auditBy(tx, input.actor, {
         action: inserted ? "idempotency_scope.create" : "idempotency_scope.update",
         target: `idempotency_scope:${input.scope}`,
         affected: 0,

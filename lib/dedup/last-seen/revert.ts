@@ -1,4 +1,4 @@
-import { insertAudit } from "@/db/queries/audit";
+import { auditBy } from "@/db/queries/audit";
 import { runRaw, type RawStatement } from "@/db/raw";
 import type { DbOrTx } from "@/db/types";
 import { asStoreError } from "@/db/unavailable";
@@ -73,9 +73,7 @@ export async function revertCheck({ db, actor, input }: { db: DbOrTx; actor: Act
       if (!row) await refuse(tx, parsed, statements.state);
       await runRaw(tx, statements.dropHistory);
       const version = row!.version === null ? null : Number(row!.version);
-      await insertAudit(tx, {
-        actor: actor.id,
-        actorRole: actor.role,
+      await auditBy(tx, actor, {
         action: "last_seen.revert",
         target: `service:${parsed.serviceId}`,
         affected: 1,

@@ -1,5 +1,5 @@
 import { eq, sql } from "drizzle-orm";
-import { insertAudit } from "@/db/queries/audit";
+import { auditBy } from "@/db/queries/audit";
 import { consumerGroups, ttlChanges } from "@/db/schema";
 import type { DbOrTx } from "@/db/types";
 import { asStoreError } from "@/db/unavailable";
@@ -86,9 +86,7 @@ async function applyTtl(tx: DbOrTx, input: SetGroupTtlInput): Promise<SetGroupTt
       revived: impact.revived,
     })
     .returning();
-  await insertAudit(tx, {
-    actor: input.actor.id,
-    actorRole: input.actor.role,
+  await auditBy(tx, input.actor, {
     action: inserted ? "consumer_group.create" : windowChanged ? "consumer_group.ttl_change" : "consumer_group.slide_change",
     target: `consumer_group:${id}`,
     affected: impact.expireAtOnce + impact.revived,
