@@ -1,6 +1,6 @@
 import { parseEnvelope, parseEnvelopeAt, type ParsedEnvelope } from "@/lib/dedup/canonical/envelope";
 import { CanonicalJsonError } from "@/lib/dedup/canonical/errors";
-import type { IgnoredPathTrie } from "@/lib/dedup/canonical/ignored-paths";
+import type { PathFilter } from "@/lib/dedup/canonical/path-filter";
 import { DEFAULT_MAX_DEPTH } from "@/lib/dedup/canonical/json-scanner";
 import { PlainJsonParser } from "@/lib/dedup/canonical/plain-json";
 import { ValidationError } from "@/lib/errors";
@@ -9,7 +9,7 @@ import { MAX_BATCH_ITEMS } from "@/lib/validation/check";
 /**
  * A check request taken apart in one pass over the body text: the envelope
  * fields as JS values, the payload as its exact source slice plus its hash.
- * `ignoredFor` lets the payload be hashed with the service's ignored paths in
+ * `filterFor` lets the payload be hashed with the service's path filter in
  * that same pass when the service id came first and its settings are cached.
  */
 export interface CheckEnvelope {
@@ -18,17 +18,17 @@ export interface CheckEnvelope {
   payloadStart: number;
   payloadEnd: number;
   hash: string;
-  /** The ignored paths the hash was taken with; undefined when not known yet. */
-  ignored: IgnoredPathTrie | null | undefined;
+  /** The path filter the hash was taken with; undefined when not known yet. */
+  filter: PathFilter | null | undefined;
 }
 
-export type IgnoredLookup = (serviceId: string) => IgnoredPathTrie | null | undefined;
+export type FilterLookup = (serviceId: string) => PathFilter | null | undefined;
 
-function optionsFor(ignoredFor: IgnoredLookup) {
+function optionsFor(filterFor: FilterLookup) {
   return {
     hashedField: "payload",
     maxDepth: DEFAULT_MAX_DEPTH,
-    ignored: (fields: Record<string, unknown>) => (typeof fields.serviceId === "string" ? ignoredFor(fields.serviceId) : undefined),
+    filter: (fields: Record<string, unknown>) => (typeof fields.serviceId === "string" ? filterFor(fields.serviceId) : undefined),
   };
 }
 
@@ -40,7 +40,7 @@ function toCheckEnvelope(parsed: ParsedEnvelope, prefix: string): CheckEnvelope 
     payloadStart: parsed.hashed.start,
     payloadEnd: parsed.hashed.end,
     hash: parsed.hashed.hash,
-    ignored: parsed.hashed.ignored,
+    filter: parsed.hashed.filter,
   };
 }
 
@@ -52,18 +52,18 @@ function asFieldError(err: unknown, prefix: string): never {
   throw err;
 }
 
-export function parseCheckEnvelope(text: string, ignoredFor: IgnoredLookup): CheckEnvelope {
+export function parseCheckEnvelope(text: string, filterFor: FilterLookup): CheckEnvelope {
   try {
-    return toCheckEnvelope(parseEnvelope(text, optionsFor(ignoredFor)), "");
+    return toCheckEnvelope(parseEnvelope(text, optionsFor(filterFor)), "");
   } catch (err) {
     return asFieldError(err, "");
   }
 }
 
 /** Parses `{"items":[envelope, ...]}` keeping item order. */
-export function parseCheckBatch(text: string, ignoredFor: IgnoredLookup): CheckEnvelope[] {
+export function parseCheckBatch(text: string, filterFor: FilterLookup): CheckEnvelope[] {
   const parser = new PlainJsonParser(text, 0, DEFAULT_MAX_DEPTH);
-  const options = optionsFor(ignoredFor);
+  const options = optionsFor(filterFor);
   const items: CheckEnvelope[] = [];
   let sawItems = false;
   try {

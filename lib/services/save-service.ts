@@ -4,7 +4,7 @@ import type { DbOrTx } from "@/db/types";
 import type { Actor } from "@/lib/auth/actor";
 import { authorize } from "@/lib/auth/authorize";
 import { guardDestructive } from "@/lib/auth/recent-sign-in";
-import { compileIgnoredPaths } from "@/lib/dedup/canonical/ignored-paths";
+import { compileIgnoredPaths } from "@/lib/dedup/canonical/path-filter";
 import { serviceSettingsSchema, type ServiceSettingsInput } from "@/lib/validation/services";
 import { serviceIdSchema } from "@/lib/validation/common";
 import { serviceConfigs } from "./service-config";

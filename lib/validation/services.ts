@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { validateJsonPointer } from "../dedup/canonical/ignored-paths";
+import { validateJsonPointer } from "../dedup/canonical/path-filter";
 import { hashSchema, serviceIdSchema, storableText, textSchema, UNSTORABLE_TEXT } from "./common";
 
 /** Longest ignored path, in characters; a payload nests at most 64 levels, so longer paths cannot match. */

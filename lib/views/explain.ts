@@ -39,15 +39,15 @@ export async function explainCheck({ db, actor, input }: { db: DbOrTx; actor: Ac
   const service = await findService(db, serviceId);
   if (!service) throw new NotFoundError(`service "${serviceId}" is not registered`, "serviceId");
   const config = toServiceConfig(service);
-  const ignored = config.ignoredTrie;
-  const { hash, canonical } = structuralHash(payload, { ignored, keepCanonical: true });
+  const filter = config.pathFilter;
+  const { hash, canonical } = structuralHash(payload, { filter, keepCanonical: true });
   const tree = parseExactJson(payload);
   const state = await findKeyState(db, serviceId, messageId);
   const { decision, version } = await wouldDecide(db, hashForService(config, messageId, payload));
   let diff: Explanation["diff"] = null;
   if (state && decision === "changed") {
     const [latest] = await listKeyVersions(db, serviceId, messageId);
-    if (latest) diff = { version: latest.version, entries: diffExact(parseExactJson(latest.payload), tree, ignored) };
+    if (latest) diff = { version: latest.version, entries: diffExact(parseExactJson(latest.payload), tree, filter) };
   }
   return {
     serviceId,

@@ -1,5 +1,5 @@
 import { escapePointerToken } from "@/lib/dedup/canonical/errors";
-import { compileIgnoredPaths, validateJsonPointer, type IgnoredPathTrie } from "@/lib/dedup/canonical/ignored-paths";
+import { compileIgnoredPaths, validateJsonPointer, type PathFilter } from "@/lib/dedup/canonical/path-filter";
 import { exactEqual, parseExactJson, renderExactJson, type ExactJson } from "./exact-json";
 
 export type DiffKind = "added" | "removed" | "changed";
@@ -20,13 +20,13 @@ export interface DiffEntry {
  * field order irrelevant, array order significant), and libraries work on
  * JSON.parse output, which rounds big integers and merges 1 with 1.0.
  */
-export function diffExact(before: ExactJson, after: ExactJson, ignored: IgnoredPathTrie | null = null): DiffEntry[] {
+export function diffExact(before: ExactJson, after: ExactJson, ignored: PathFilter | null = null): DiffEntry[] {
   const out: DiffEntry[] = [];
   walk(before, after, "", ignored, false, out);
   return out;
 }
 
-function walk(a: ExactJson, b: ExactJson, path: string, trie: IgnoredPathTrie | null, ignored: boolean, out: DiffEntry[]) {
+function walk(a: ExactJson, b: ExactJson, path: string, trie: PathFilter | null, ignored: boolean, out: DiffEntry[]) {
   if (a.type === "object" && b.type === "object") {
     for (const [key, value] of a.fields) {
       const [childPath, child, childIgnored] = descend(path, key, trie, ignored);
@@ -59,9 +59,9 @@ function walk(a: ExactJson, b: ExactJson, path: string, trie: IgnoredPathTrie | 
 function descend(
   path: string,
   token: string,
-  trie: IgnoredPathTrie | null,
+  trie: PathFilter | null,
   ignored: boolean,
-): [string, IgnoredPathTrie | null, boolean] {
+): [string, PathFilter | null, boolean] {
   const child = trie?.children.get(token) ?? null;
   return [`${path}/${escapePointerToken(token)}`, child, ignored || child?.ignored === true];
 }

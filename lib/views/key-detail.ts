@@ -2,7 +2,7 @@ import { findKeyState, listKeyVersions } from "@/db/queries/keys";
 import { findService } from "@/db/queries/services";
 import type { DbOrTx } from "@/db/types";
 import { CanonicalJsonError } from "@/lib/dedup/canonical/errors";
-import { compileIgnoredPaths } from "@/lib/dedup/canonical/ignored-paths";
+import { compileIgnoredPaths } from "@/lib/dedup/canonical/path-filter";
 import { parseExactJson, type ExactJson } from "./exact-json";
 import { diffExact, presentPaths, type DiffEntry } from "./json-diff";
 

@@ -1,14 +1,19 @@
 import { CanonicalJsonError } from "./errors";
 import { CanonicalSink } from "./canonical-sink";
 import { CanonicalTokens } from "./canonical-tokens";
-import type { IgnoredPathTrie } from "./ignored-paths";
+import type { PathFilter } from "./path-filter";
 import { DEFAULT_MAX_DEPTH } from "./json-scanner";
 
 export interface CanonicalOptions {
   /** Deepest allowed nesting of objects and arrays (default 64). */
   maxDepth?: number;
-  /** Paths dropped before hashing, from `compileIgnoredPaths`. */
-  ignored?: IgnoredPathTrie | null;
+  /** What is hashed of the value (included paths, minus ignored ones), from `compilePathFilter`. */
+  filter?: PathFilter | null;
+}
+
+/** Whether a member or element is left out of the hash: ignored, or outside every included path. */
+function dropped(parent: PathFilter | null, child: PathFilter | undefined): boolean {
+  return child === undefined ? parent !== null && parent.keepsOnlyListed : child.ignored;
 }
 
 /**
@@ -18,7 +23,7 @@ export interface CanonicalOptions {
  */
 export class CanonicalParser extends CanonicalTokens {
   /** Writes the value at `pos` (leading whitespace skipped). */
-  value(depth: number, trie: IgnoredPathTrie | null): void {
+  value(depth: number, trie: PathFilter | null): void {
     const c = this.peek();
     if (c === 0x22) this.string();
     else if (c === 0x7b) this.object(depth + 1, trie);
@@ -26,7 +31,7 @@ export class CanonicalParser extends CanonicalTokens {
     else this.scalar(c);
   }
 
-  private object(depth: number, trie: IgnoredPathTrie | null): void {
+  private object(depth: number, trie: PathFilter | null): void {
     this.checkDepth(depth);
     const sink = this.sink;
     const open = this.pos;
@@ -46,7 +51,7 @@ export class CanonicalParser extends CanonicalTokens {
         const rewind = sink.o;
         if (sink.top > base) sink.out[sink.o++] = 0x2c;
         const memberStart = sink.o;
-        let child: IgnoredPathTrie | undefined;
+        let child: PathFilter | undefined;
         if (names !== null && trie !== null) child = this.lookUpKey(trie, names);
         const at = this.pos;
         this.string();
@@ -55,7 +60,7 @@ export class CanonicalParser extends CanonicalTokens {
         if (this.peek() !== 0x3a) this.unexpected('expected ":"');
         this.pos++;
         sink.out[sink.o++] = 0x3a;
-        if (child !== undefined && child.ignored) {
+        if (dropped(trie, child)) {
           this.value(depth, null);
           sink.o = rewind;
         } else {
@@ -81,7 +86,7 @@ export class CanonicalParser extends CanonicalTokens {
     sink.out[sink.o++] = 0x7d;
   }
 
-  private lookUpKey(trie: IgnoredPathTrie, names: Set<string>): IgnoredPathTrie | undefined {
+  private lookUpKey(trie: PathFilter, names: Set<string>): PathFilter | undefined {
     const at = this.pos;
     const name = this.keyAt(at);
     if (names.has(name)) this.throwDuplicateAt(name, at);
@@ -89,7 +94,7 @@ export class CanonicalParser extends CanonicalTokens {
     return trie.children.get(name);
   }
 
-  private array(depth: number, trie: IgnoredPathTrie | null): void {
+  private array(depth: number, trie: PathFilter | null): void {
     this.checkDepth(depth);
     const sink = this.sink;
     sink.out[sink.o++] = 0x5b;
@@ -108,7 +113,7 @@ export class CanonicalParser extends CanonicalTokens {
         const rewind = sink.o;
         if (rewind > first) sink.out[sink.o++] = 0x2c;
         const child = trie === null ? undefined : trie.children.get(String(index));
-        if (child !== undefined && child.ignored) {
+        if (dropped(trie, child)) {
           this.value(depth, null);
           sink.o = rewind;
         } else {
@@ -205,7 +210,7 @@ function writeCanonical(
 ): number {
   const parser = new CanonicalParser(text, start, options?.maxDepth ?? DEFAULT_MAX_DEPTH, sink);
   try {
-    parser.value(0, options?.ignored ?? null);
+    parser.value(0, options?.filter ?? null);
     const end = parser.pos;
     if (whole) {
       parser.skipWs();

@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { catchCanonicalError } from "./catch-error.fixture";
 import { parseEnvelope, parseEnvelopeAt, rehashMember, type EnvelopeFields } from "./envelope";
-import { compileIgnoredPaths, type IgnoredPathTrie } from "./ignored-paths";
+import { compileIgnoredPaths, type PathFilter } from "./path-filter";
 import { parseJsonValueAt } from "./plain-json";
 import { structuralHash } from "./structural-hash";
 
@@ -22,26 +22,26 @@ describe("parseEnvelope", () => {
   });
 
   it("picks ignored paths from the members read before the payload", () => {
-    const tries = new Map<string, IgnoredPathTrie | null>([["adapter-2", compileIgnoredPaths(["/meta/sentAt"])]]);
+    const tries = new Map<string, PathFilter | null>([["adapter-2", compileIgnoredPaths(["/meta/sentAt"])]]);
     const seen: EnvelopeFields[] = [];
     const ignored = (fields: Readonly<EnvelopeFields>) => {
       seen.push({ ...fields });
       return typeof fields.serviceId === "string" ? tries.get(fields.serviceId) : undefined;
     };
-    const envelope = parseEnvelope(body, { hashedField: "payload", ignored });
+    const envelope = parseEnvelope(body, { hashedField: "payload", filter: ignored });
     expect(seen).toEqual([{ serviceId: "adapter-2", messageId: "B-007" }]);
-    expect(envelope.hashed!.ignored).toBe(tries.get("adapter-2"));
+    expect(envelope.hashed!.filter).toBe(tries.get("adapter-2"));
     expect(envelope.hashed!.hash).toBe(structuralHash('{"a":"é","b":[1,2.50],"meta":{}}').hash);
   });
 
   it("lets the caller rehash when the payload came before the service id", () => {
     const text = '{"payload":{"meta":{"sentAt":"t2"},"a":1},"serviceId":"s"}';
-    const envelope = parseEnvelope(text, { hashedField: "payload", ignored: () => undefined });
-    expect(envelope.hashed!.ignored).toBeUndefined();
+    const envelope = parseEnvelope(text, { hashedField: "payload", filter: () => undefined });
+    expect(envelope.hashed!.filter).toBeUndefined();
     const trie = compileIgnoredPaths(["/meta/sentAt"]);
     const rehashed = rehashMember(text, envelope.hashed!, trie);
     expect(rehashed.hash).toBe(structuralHash('{"a":1,"meta":{}}').hash);
-    expect(rehashed.ignored).toBe(trie);
+    expect(rehashed.filter).toBe(trie);
     expect(rehashMember(text, envelope.hashed!, null).hash).toBe(envelope.hashed!.hash);
   });
 

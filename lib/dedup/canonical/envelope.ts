@@ -1,6 +1,6 @@
 import { hashJsonAt } from "./canonical-json";
 import { CanonicalJsonError, escapePointerToken } from "./errors";
-import type { IgnoredPathTrie } from "./ignored-paths";
+import type { PathFilter } from "./path-filter";
 import { DEFAULT_MAX_DEPTH } from "./json-scanner";
 import { PlainJsonParser, type JsonPlainValue } from "./plain-json";
 
@@ -12,10 +12,10 @@ export interface EnvelopeOptions {
   /** Nesting limit, counted from the envelope for plain members and from the hashed value itself. */
   maxDepth?: number;
   /**
-   * Ignored paths for the hashed member, or a function that picks them from the members read
+   * The path filter for the hashed member, or a function that picks it from the members read
    * before it (typically by `serviceId`); it returns undefined when it cannot tell yet.
    */
-  ignored?: IgnoredPathTrie | null | ((fieldsSoFar: Readonly<EnvelopeFields>) => IgnoredPathTrie | null | undefined);
+  filter?: PathFilter | null | ((fieldsSoFar: Readonly<EnvelopeFields>) => PathFilter | null | undefined);
   /** Also decode the canonical form of the hashed member. */
   keepCanonical?: boolean;
 }
@@ -28,8 +28,8 @@ export interface HashedMember {
   raw: string;
   hash: string;
   canonical?: string;
-  /** The ignored paths applied; undefined when they were not known yet (none were applied). */
-  ignored: IgnoredPathTrie | null | undefined;
+  /** The path filter applied; undefined when it was not known yet (none was applied). */
+  filter: PathFilter | null | undefined;
 }
 
 export interface ParsedEnvelope {
@@ -92,16 +92,16 @@ export function parseEnvelope(text: string, options: EnvelopeOptions): ParsedEnv
   return envelope;
 }
 
-/** Hashes the member again with ignored paths learnt after it was read; a no-op when they match. */
+/** Hashes the member again with a path filter learnt after it was read; a no-op when they match. */
 export function rehashMember(
   text: string,
   member: HashedMember,
-  ignored: IgnoredPathTrie | null,
+  filter: PathFilter | null,
   options?: { maxDepth?: number; keepCanonical?: boolean },
 ): HashedMember {
-  if (member.ignored === ignored || (member.ignored === undefined && ignored === null)) return { ...member, ignored };
-  const { hash, canonical } = hashJsonAt(text, member.start, { ...options, ignored });
-  return { ...member, hash, canonical, ignored };
+  if (member.filter === filter || (member.filter === undefined && filter === null)) return { ...member, filter };
+  const { hash, canonical } = hashJsonAt(text, member.start, { ...options, filter });
+  return { ...member, hash, canonical, filter };
 }
 
 function hashMember(
@@ -111,16 +111,16 @@ function hashMember(
   fields: EnvelopeFields,
   maxDepth: number,
 ): HashedMember {
-  const ignored = typeof options.ignored === "function" ? options.ignored(fields) : options.ignored;
+  const filter = typeof options.filter === "function" ? options.filter(fields) : options.filter;
   try {
-    const result = hashJsonAt(text, start, { ignored: ignored ?? null, maxDepth, keepCanonical: options.keepCanonical });
+    const result = hashJsonAt(text, start, { filter: filter ?? null, maxDepth, keepCanonical: options.keepCanonical });
     return {
       start,
       end: result.end,
       raw: text.slice(start, result.end),
       hash: result.hash,
       canonical: result.canonical,
-      ignored,
+      filter,
     };
   } catch (error) {
     if (error instanceof CanonicalJsonError) error.prefixPath(options.hashedField);

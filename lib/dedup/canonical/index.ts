@@ -1,5 +1,5 @@
 export { CanonicalJsonError, type CanonicalJsonErrorCode } from "./errors";
-export { compileIgnoredPaths, validateJsonPointer, type IgnoredPathTrie } from "./ignored-paths";
+export { compileIgnoredPaths, compilePathFilter, validateJsonPointer, type HashSettings, type PathFilter } from "./path-filter";
 export {
   canonicalizeAt,
   canonicalizeJson,

@@ -14,7 +14,7 @@ export interface CheckInput {
 
 /** Hashes a payload's JSON text for a service: ignored paths stripped, structure only. */
 export function hashForService(config: ServiceConfig, messageId: string, payloadText: string): HashedCheck {
-  const { hash } = structuralHash(payloadText, { ignored: config.ignoredTrie });
+  const { hash } = structuralHash(payloadText, { filter: config.pathFilter });
   return {
     serviceId: config.id,
     messageId,

@@ -1,6 +1,6 @@
 import { findServices, type ServiceRow } from "@/db/queries/services";
 import type { DbOrTx } from "@/db/types";
-import { compileIgnoredPaths, type IgnoredPathTrie } from "@/lib/dedup/canonical/ignored-paths";
+import { compileIgnoredPaths, type PathFilter } from "@/lib/dedup/canonical/path-filter";
 import { NotFoundError } from "@/lib/errors";
 
 /** What the check path needs to know about a service, compiled once. */
@@ -8,7 +8,7 @@ export interface ServiceConfig {
   id: string;
   historyDepth: number;
   ignoredPaths: readonly string[];
-  ignoredTrie: IgnoredPathTrie | null;
+  pathFilter: PathFilter | null;
 }
 
 export function toServiceConfig(row: ServiceRow): ServiceConfig {
@@ -16,7 +16,7 @@ export function toServiceConfig(row: ServiceRow): ServiceConfig {
     id: row.id,
     historyDepth: row.historyDepth,
     ignoredPaths: row.ignoredPaths,
-    ignoredTrie: compileIgnoredPaths(row.ignoredPaths),
+    pathFilter: compileIgnoredPaths(row.ignoredPaths),
   };
 }
 
@@ -97,9 +97,9 @@ export class ServiceConfigCache {
   }
 
   /** The cached ignored paths of a service, without a query; undefined when not cached. */
-  peekIgnored(id: string): IgnoredPathTrie | null | undefined {
+  peekFilter(id: string): PathFilter | null | undefined {
     const entry = this.entries.get(id);
-    return entry && Date.now() - entry.loadedAt < this.ttlMs ? entry.config.ignoredTrie : undefined;
+    return entry && Date.now() - entry.loadedAt < this.ttlMs ? entry.config.pathFilter : undefined;
   }
 
   invalidate(id?: string): void {

@@ -27,7 +27,7 @@ function keyOf(envelope: CheckEnvelope, prefix: string) {
   throw new ValidationError(`${field}: ${issue.message}`, field);
 }
 
-const ignoredFor = (serviceId: string) => serviceConfigs.peekIgnored(serviceId);
+const filterFor = (serviceId: string) => serviceConfigs.peekFilter(serviceId);
 
 export function checkRoutes(coalescer: CheckCoalescer): Route[] {
   return [
@@ -49,7 +49,7 @@ export function checkRoutes(coalescer: CheckCoalescer): Route[] {
       },
       handler: async (ctx) => {
         const text = await ctx.text();
-        const envelope = parseCheckEnvelope(text, ignoredFor);
+        const envelope = parseCheckEnvelope(text, filterFor);
         const key = keyOf(envelope, "");
         ctx.requireScope("services", key.serviceId);
         // The hot path: no closure, no promise for the cached service settings.
@@ -71,7 +71,7 @@ export function checkRoutes(coalescer: CheckCoalescer): Route[] {
       },
       handler: async (ctx) => {
         const text = await ctx.text();
-        const envelopes = parseCheckBatch(text, ignoredFor);
+        const envelopes = parseCheckBatch(text, filterFor);
         const keys = envelopes.map((envelope, i) => keyOf(envelope, `items[${i}]`));
         for (const key of keys) ctx.requireScope("services", key.serviceId);
         const { db } = await ctx.store();

@@ -1,21 +1,21 @@
 import { describe, expect, it } from "vitest";
 import { canonicalizeJson } from "./canonical-json";
 import { catchCanonicalError } from "./catch-error.fixture";
-import { compileIgnoredPaths, validateJsonPointer } from "./ignored-paths";
+import { compileIgnoredPaths, compilePathFilter, validateJsonPointer, type HashSettings } from "./path-filter";
 import { structuralHash } from "./structural-hash";
 
 const canonWithout = (pointers: string[], text: string) =>
-  canonicalizeJson(text, { ignored: compileIgnoredPaths(pointers) });
+  canonicalizeJson(text, { filter: compileIgnoredPaths(pointers) });
 
 describe("ignored paths", () => {
   it("drop a nested member before hashing", () => {
     const ignored = compileIgnoredPaths(["/meta/sentAt"]);
-    const a = structuralHash('{"id":1,"meta":{"sentAt":"2024-01-01","source":"x"}}', { ignored });
-    const b = structuralHash('{"meta":{"source":"x","sentAt":"2030-12-31T00:00:00Z"},"id":1}', { ignored });
+    const a = structuralHash('{"id":1,"meta":{"sentAt":"2024-01-01","source":"x"}}', { filter: ignored });
+    const b = structuralHash('{"meta":{"source":"x","sentAt":"2030-12-31T00:00:00Z"},"id":1}', { filter: ignored });
     const c = structuralHash('{"id":1,"meta":{"source":"x"}}');
     expect(a.hash).toBe(b.hash);
     expect(a.hash).toBe(c.hash);
-    expect(structuralHash('{"id":2,"meta":{"sentAt":"2024-01-01","source":"x"}}', { ignored }).hash).not.toBe(a.hash);
+    expect(structuralHash('{"id":2,"meta":{"sentAt":"2024-01-01","source":"x"}}', { filter: ignored }).hash).not.toBe(a.hash);
   });
 
   it("keep a member of the same name elsewhere", () => {
@@ -92,5 +92,47 @@ describe("JSON pointers", () => {
   it("refuse values that are not pointers", () => {
     expect(catchCanonicalError(() => compileIgnoredPaths([42 as unknown as string])).code).toBe("invalid_pointer");
     expect(catchCanonicalError(() => compileIgnoredPaths("/a" as unknown as string[])).code).toBe("invalid_pointer");
+  });
+});
+
+describe("included paths", () => {
+  const canon = (settings: Partial<HashSettings>, text: string) =>
+    canonicalizeJson(text, { filter: compilePathFilter({ ignoredPaths: [], includedPaths: [], ...settings }) });
+
+  it("hash only the listed subtrees, keeping their place in the tree", () => {
+    const settings = { includedPaths: ["/amount", "/customer/id"] };
+    expect(canon(settings, '{"customer":{"name":"Ann","id":7},"amount":5,"sentAt":"t1"}')).toBe('{"amount":5,"customer":{"id":7}}');
+    expect(canon(settings, '{"amount":5,"customer":{"id":7,"name":"Bo"},"traceId":"x"}')).toBe('{"amount":5,"customer":{"id":7}}');
+    expect(canon(settings, '{"amount":6,"customer":{"id":7}}')).not.toBe(canon(settings, '{"amount":5,"customer":{"id":7}}'));
+  });
+
+  it("tell an absent included member from a null one", () => {
+    const settings = { includedPaths: ["/a"] };
+    expect(canon(settings, '{"b":1}')).toBe("{}");
+    expect(canon(settings, '{"a":null,"b":1}')).toBe('{"a":null}');
+  });
+
+  it("apply ignored paths inside an included subtree, and nothing outside it", () => {
+    const settings = { includedPaths: ["/customer"], ignoredPaths: ["/customer/updatedAt", "/other/x"] };
+    expect(canon(settings, '{"customer":{"id":1,"updatedAt":"t"},"other":{"x":1,"y":2}}')).toBe('{"customer":{"id":1}}');
+  });
+
+  it("keep a whole subtree when a shorter path includes it", () => {
+    const settings = { includedPaths: ["/a/b", "/a"] };
+    expect(canon(settings, '{"a":{"b":1,"c":2},"d":3}')).toBe('{"a":{"b":1,"c":2}}');
+  });
+
+  it("pick array elements by index and keep a scalar found on the way", () => {
+    const settings = { includedPaths: ["/items/0/sku"] };
+    expect(canon(settings, '{"items":[{"sku":"A","qty":1},{"sku":"B"}]}')).toBe('{"items":[{"sku":"A"}]}');
+    expect(canon(settings, '{"items":"none"}')).toBe('{"items":"none"}');
+  });
+
+  it("refuse to include the whole document, since an empty list already means that", () => {
+    expect(catchCanonicalError(() => compilePathFilter({ ignoredPaths: [], includedPaths: [""] })).code).toBe("invalid_pointer");
+  });
+
+  it("are no filter at all when neither list has a path", () => {
+    expect(compilePathFilter({ ignoredPaths: [], includedPaths: [] })).toBeNull();
   });
 });
