@@ -9,6 +9,8 @@ import { canonicalizeJson } from "@/lib/dedup/canonical/canonical-json";
 import { readBody } from "./body";
 import { errorToResult, writeResult } from "./respond";
 import { Router } from "./router";
+import { AdaptiveConcurrencyLimit } from "./adaptive-limit";
+import { watchConcurrency } from "@/lib/metrics";
 import type { ApiContext, Route } from "./types";
 
 /** Strict JSON (duplicate fields and trailing garbage refused, with a position) for the non-hot routes. */
@@ -39,13 +41,20 @@ function refuseNonJsonBody(req: IncomingMessage): void {
 }
 
 /**
- * API requests in flight at once past which a new one is answered 503 `overloaded` at once
- * (WEIR_MAX_IN_FLIGHT, default 512), before its body is read or hashed. When the CPU is the
- * limit, requests pile up inside the process and every answer slows; refusing the excess this
- * early keeps the accepted ones fast and spends almost nothing on the refused. Health and
- * metrics are never refused, so an overload stays visible.
+ * API requests in flight at once past which a new one is answered 503 `overloaded` at once,
+ * before its body is read or hashed. When the CPU is the limit, requests pile up inside the
+ * process and every answer slows; refusing the excess this early keeps the accepted ones fast
+ * and spends almost nothing on the refused. The limit adapts (adaptive-limit.ts): it starts at
+ * WEIR_MAX_IN_FLIGHT (default 512, the ceiling) and comes down towards WEIR_MIN_IN_FLIGHT only while
+ * answers take longer than twice their usual time. Health and metrics are never refused or
+ * counted, so an overload stays visible.
  */
 const maxInFlightFromEnv = () => Number(process.env.WEIR_MAX_IN_FLIGHT || 512);
+/**
+ * The adaptive limit's floor (WEIR_MIN_IN_FLIGHT, default 32): room for a burst at light load,
+ * few enough to answer in tens of ms at capacity. Equal to the ceiling, the limit is fixed.
+ */
+const minInFlightFromEnv = () => Number(process.env.WEIR_MIN_IN_FLIGHT || 32);
 const neverShed = (url: string | undefined) => url !== undefined && (url.startsWith("/api/health") || url.startsWith("/api/metrics"));
 
 function requestIdOf(req: IncomingMessage): string {
@@ -57,17 +66,23 @@ function requestIdOf(req: IncomingMessage): string {
  * Serves the machine API with weir's own handlers. The store is resolved per
  * request so that a store that was down at boot is picked up once it is back.
  */
-export function createApiHandler(routes: Route[], getStore: () => Promise<Store>, maxInFlight = maxInFlightFromEnv()) {
+export function createApiHandler(
+  routes: Route[],
+  getStore: () => Promise<Store>,
+  limiter = new AdaptiveConcurrencyLimit({ max: maxInFlightFromEnv(), min: minInFlightFromEnv() }),
+) {
   // Routes from createApiRoutes come guarded (inside their metrics); any other route is guarded here.
   const router = new Router(guardRoutes(routes, getStore));
-  let inFlight = 0;
+  const countShed = watchConcurrency(limiter);
   return async function handleApi(req: IncomingMessage, res: ServerResponse): Promise<void> {
     const requestId = requestIdOf(req);
-    if (inFlight >= maxInFlight && !neverShed(req.url)) {
+    const limited = !neverShed(req.url);
+    const startedAt = limited ? limiter.tryAcquire() : 0;
+    if (startedAt === undefined) {
+      countShed();
       req.resume();
       return writeResult(res, errorToResult(new OverloadedError(1), requestId), requestId);
     }
-    inFlight++;
     try {
       const url = new URL(req.url ?? "/", "http://weir.local");
       const { handler, params } = router.match(req.method ?? "GET", url.pathname);
@@ -94,7 +109,7 @@ export function createApiHandler(routes: Route[], getStore: () => Promise<Store>
       if (res.headersSent) return void res.destroy();
       writeResult(res, errorToResult(err, requestId), requestId);
     } finally {
-      inFlight--;
+      if (limited) limiter.release(startedAt);
     }
   };
 }

@@ -6,3 +6,4 @@ export { watchStore } from "./store-gauges";
 export { cleanupPassObserver, observeCleanupBody, observeCleanupLag, observeCleanupPass } from "./cleanup";
 export { countStoreError } from "./outcomes";
 export { countDecision } from "./decisions";
+export { watchConcurrency } from "./concurrency";

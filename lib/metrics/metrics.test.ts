@@ -134,6 +134,18 @@ describe("GET /api/metrics", () => {
     expect(value(samples, "weir_process_resident_memory_bytes")).toBeGreaterThan(0);
   });
 
+  it("reports the API's adaptive concurrency limit, the requests in flight and its no-load latency", async () => {
+    // enough answers, over long enough, to close one of the limit's windows (10 answers, 100 ms)
+    const started = performance.now();
+    for (let i = 0; i < 12 || performance.now() - started < 150; i++) await call("POST", "/api/v1/check", { serviceId: uniqueId("nope"), messageId: "x", payload: 1 });
+    const samples = await scrape();
+    // a light load leaves the limit at its ceiling (WEIR_MAX_IN_FLIGHT, 512 by default); the scrape itself is not counted
+    expect(value(samples, "weir_http_concurrency_limit")).toBe(512);
+    expect(value(samples, "weir_http_requests_in_flight")).toBe(0);
+    expect(value(samples, "weir_http_no_load_latency_seconds")).toBeGreaterThan(0);
+    expect(value(samples, "weir_http_shed_total")).toBe(0);
+  });
+
   it("counts cleanup rows removed and lag, from the API and from the schedule", async () => {
     const response = await call("POST", "/api/v1/cleanup", {});
     expect(response.status).toBe(200);

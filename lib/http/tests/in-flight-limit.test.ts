@@ -3,6 +3,7 @@ import type { AddressInfo } from "node:net";
 import { afterAll, describe, expect, it } from "vitest";
 import type { Store } from "@/db/client";
 import { createApiHandler } from "../api-handler";
+import { AdaptiveConcurrencyLimit } from "../adaptive-limit";
 import { PUBLIC } from "../access";
 import { ok, type Route } from "../types";
 
@@ -23,7 +24,7 @@ function routes(held: Array<() => void>): Route[] {
 describe("requests in flight", () => {
   const held: Array<() => void> = [];
   const noStore = () => Promise.reject(new Error("no store in this test")) as Promise<Store>;
-  const server = http.createServer(createApiHandler(routes(held), noStore, 3));
+  const server = http.createServer(createApiHandler(routes(held), noStore, new AdaptiveConcurrencyLimit({ max: 3, min: 3 })));
   const listening = new Promise<string>((resolve) => server.listen(0, "127.0.0.1", () => resolve(`http://127.0.0.1:${(server.address() as AddressInfo).port}`)));
   afterAll(() => new Promise<void>((resolve) => server.close(() => resolve())));
 
