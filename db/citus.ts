@@ -25,11 +25,13 @@ export const DISTRIBUTED_TABLES: readonly { table: string; column: string }[] = 
   // Per-subject counters: a chart of one subject reads one shard; rollups move rows within a shard.
   { table: "stats_minute", column: "subject" },
   { table: "stats_hour", column: "subject" },
+  { table: "stats_quarter", column: "subject" },
 ];
 
 /** In foreign-key order: a referenced table becomes a reference table before the tables that point to it. */
 export const REFERENCE_TABLES: readonly string[] = [
   "services",
+  "service_hash_settings",
   "consumer_groups",
   "idempotency_scopes",
   "auth_users",
@@ -47,7 +49,7 @@ export const REFERENCE_TABLES: readonly string[] = [
 
 /** The one-key decision functions, each run beside the shard of its key (by message id, or idempotency key). */
 export const DISTRIBUTED_FUNCTIONS: readonly { signature: string; argument: string; colocateWith: string }[] = [
-  { signature: "weir_last_seen_decide_v2(text, text, bytea, text, int)", argument: "p_message_id", colocateWith: "last_seen" },
+  { signature: "weir_last_seen_decide_v3(text, text, bytea, int, text, int, bytea, int)", argument: "p_message_id", colocateWith: "last_seen" },
   { signature: "weir_window_claim_v2(text, text, int)", argument: "p_message_id", colocateWith: "window_records" },
   { signature: "weir_window_release(text, text, int, timestamp with time zone, timestamp with time zone)", argument: "p_message_id", colocateWith: "window_records" },
   { signature: "weir_idempotency_begin(text, text, bytea, int, int)", argument: "p_key", colocateWith: "idempotency_keys" },

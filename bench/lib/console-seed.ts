@@ -1,13 +1,15 @@
-import { rollUpHours } from "@/db/queries/console-stats";
+import { rollUp, ROLLUPS } from "@/db/queries/console-stats";
 import type { BenchDatabase } from "./db";
 
-/** Runs weir's own hourly rollup until it has caught up with the seeded per-minute stats (at most `steps` calls). */
+/** Runs weir's own rollups (hours, quarters) until each has caught up with the seeded per-minute stats (at most `steps` calls each). */
 export async function rollUpAllHours(db: BenchDatabase, steps: number): Promise<void> {
-  const rolledUntil = async () => String((await db.pool.query("select rolled_until from stats_rollup where name = 'stats_hour'")).rows[0]?.rolled_until);
-  for (let i = 0; i < steps; i++) {
-    const before = await rolledUntil();
-    await rollUpHours(db.store.db, 48);
-    if ((await rolledUntil()) === before) break;
+  for (const rollup of ROLLUPS) {
+    let before: number | undefined;
+    for (let i = 0; i < steps; i++) {
+      const until = (await rollUp(db.store.db, rollup, 48))?.getTime();
+      if (until === before) break;
+      before = until;
+    }
   }
 }
 

@@ -21,13 +21,32 @@ export interface SubjectRow extends Counters {
   subject: string;
 }
 
+/** A rollup of stats_minute: sums per bucket of `stepMs`, in `table`, with its mark in stats_rollup under the same name. */
+export interface Rollup {
+  table: "stats_hour" | "stats_quarter";
+  stepMs: number;
+  /** The advisory lock that keeps two rollups of this table from running at once. */
+  lock: number;
+}
+
+export const HOURS: Rollup = { table: "stats_hour", stepMs: 3_600_000, lock: 7_347_081 };
+export const QUARTERS: Rollup = { table: "stats_quarter", stepMs: 900_000, lock: 7_347_082 };
+/** Coarsest first: a window reads the coarsest rollup it can, then finer ones around it. */
+export const ROLLUPS: readonly Rollup[] = [HOURS, QUARTERS];
+
+/** How far one rollup has come: every closed bucket before `until` is in its table. */
+export interface RolledSpan {
+  rollup: Rollup;
+  until: Date;
+}
+
 export interface StatsWindow {
   kind: StatsKind;
   /** One subject, or every subject of the kind. */
   subject?: string;
   since: Date;
-  /** Everything before this instant is read from stats_hour (null: read minutes only). */
-  hourlyUntil: Date | null;
+  /** Rollups this read may use, coarsest first (empty: minutes only). */
+  rolled: readonly RolledSpan[];
 }
 
 const ORIGIN = sql`timestamptz '2000-01-01 00:00:00+00'`;
@@ -35,33 +54,37 @@ const SUMS = sql`sum(checks)::float8 as checks, sum(new)::float8 as new, sum(cha
   sum(duplicates)::float8 as duplicates, sum(errors)::float8 as errors, sum(late_redeliveries)::float8 as late`;
 const COLUMNS = sql`subject, bucket, checks, new, changed, duplicates, errors, late_redeliveries`;
 
-const HOUR_MS = 3_600_000;
+/** The rollups a series of `stepSeconds` buckets may read: those whose buckets fit whole into its own. */
+export const rollupsForStep = (rolled: readonly RolledSpan[], stepSeconds: number): RolledSpan[] =>
+  rolled.filter((r) => (stepSeconds * 1000) % r.rollup.stepMs === 0);
 
 /**
- * Rows of the window: closed whole hours from stats_hour, the rest (the minutes before the
- * first whole hour and after the rollup's mark) from stats_minute; a union, so never counted twice.
+ * The spans of [from, to) each read from one table: the coarsest rollup's whole buckets up to
+ * its mark, and the edges around them from the next finer rollup, down to stats_minute. Spans
+ * never overlap, so nothing is counted twice.
  */
-function windowRows(w: StatsWindow): SQL {
-  const bySubject = w.subject === undefined ? sql`` : sql` and subject = ${w.subject}`;
-  const since = w.since.toISOString();
-  const firstHour = new Date(Math.ceil(w.since.getTime() / HOUR_MS) * HOUR_MS);
-  if (w.hourlyUntil === null || w.hourlyUntil <= firstHour) {
-    return sql`select ${COLUMNS} from stats_minute
-      where subject_kind = ${w.kind}${bySubject} and bucket >= ${since}::timestamptz`;
-  }
-  const [from, until] = [firstHour.toISOString(), w.hourlyUntil.toISOString()];
-  const head = firstHour > w.since
-    ? sql`select ${COLUMNS} from stats_minute
-      where subject_kind = ${w.kind}${bySubject} and bucket >= ${since}::timestamptz and bucket < ${from}::timestamptz
-    union all
-    `
-    : sql``;
-  return sql`${head}select ${COLUMNS} from stats_hour
-      where subject_kind = ${w.kind}${bySubject} and bucket >= ${from}::timestamptz and bucket < ${until}::timestamptz
-    union all
-    select ${COLUMNS} from stats_minute
-      where subject_kind = ${w.kind}${bySubject} and bucket >= ${until}::timestamptz`;
+function spans(w: StatsWindow, rolled: readonly RolledSpan[], from: number, to: number | null): SQL[] {
+  if (to !== null && to <= from) return [];
+  const [coarsest, ...finer] = rolled;
+  if (!coarsest) return [span(w, "stats_minute", from, to)];
+  const step = coarsest.rollup.stepMs;
+  const start = Math.ceil(from / step) * step;
+  const end = Math.min(Math.floor(coarsest.until.getTime() / step) * step, to ?? Number.POSITIVE_INFINITY);
+  if (end <= start) return spans(w, finer, from, to);
+  return [...spans(w, finer, from, start), span(w, coarsest.rollup.table, start, end), ...spans(w, finer, end, to)];
 }
+
+function span(w: StatsWindow, table: Rollup["table"] | "stats_minute", from: number, to: number | null): SQL {
+  const bySubject = w.subject === undefined ? sql`` : sql` and subject = ${w.subject}`;
+  const until = to === null ? sql`` : sql` and bucket < ${new Date(to).toISOString()}::timestamptz`;
+  return sql`select ${COLUMNS} from ${sql.identifier(table)}
+      where subject_kind = ${w.kind}${bySubject} and bucket >= ${new Date(from).toISOString()}::timestamptz${until}`;
+}
+
+/** Rows of the window, from the rollups where they can stand in for minutes (see spans). */
+const windowRows = (w: StatsWindow): SQL => sql.join(spans(w, w.rolled, w.since.getTime(), null), sql`
+    union all
+    `);
 
 const toCounters = (row: Record<string, unknown>): Counters => ({
   checks: Number(row.checks ?? 0),
@@ -98,36 +121,40 @@ export async function topByDuplicates(db: DbOrTx, kind: StatsKind, since: Date, 
   return result.map((row) => ({ subject: String(row.subject), ...toCounters(row) }));
 }
 
-const ROLLUP_LOCK = 7_347_081;
-const HOURLY = "stats_hour";
-
 export async function hourlyRolledUntil(db: DbOrTx): Promise<Date | null> {
-  const result = await queryRows<{ rolled_until: string | Date }>(
+  return (await rolledSpans(db)).find((r) => r.rollup === HOURS)?.until ?? null;
+}
+
+/** Every rollup's mark in one read, coarsest first; a rollup that never ran is left out. */
+export async function rolledSpans(db: DbOrTx): Promise<RolledSpan[]> {
+  const result = await queryRows<{ name: string; rolled_until: string | Date }>(
     db,
-    sql`select rolled_until from stats_rollup where name = ${HOURLY}`,
+    sql`select name, rolled_until from stats_rollup where name = any(${sql.param(ROLLUPS.map((r) => r.table))}::text[])`,
   );
-  const value = result[0]?.rolled_until;
-  return value === undefined ? null : new Date(value);
+  const marks = new Map(result.map((row) => [row.name, new Date(row.rolled_until)]));
+  return ROLLUPS.flatMap((rollup) => (marks.has(rollup.table) ? [{ rollup, until: marks.get(rollup.table)! }] : []));
 }
 
 /**
- * Moves closed hours into stats_hour, at most `maxHours` per call. Hours are
- * closed 10 minutes after they end; the 3 hours before the old mark are summed
- * again so that counts flushed late (after a store outage) still land. Callers
- * that find the lock taken skip the work: someone else is doing it.
+ * Moves closed buckets of stats_minute into the rollup's table, at most `maxHours` of them per
+ * call. A bucket is closed 10 minutes after it ends; the 3 hours before the old mark are summed
+ * again so that counts flushed late (after a store outage) still land. Callers that find the
+ * lock taken skip the work: someone else is doing it.
  */
-export async function rollUpHours(db: DbOrTx, maxHours: number): Promise<Date | null> {
+export async function rollUp(db: DbOrTx, rollup: Rollup, maxHours: number): Promise<Date | null> {
+  const step = sql`make_interval(secs => ${rollup.stepMs / 1000})`;
+  const table = sql.identifier(rollup.table);
   return db.transaction(async (tx) => {
-    const locked = await queryRows<{ ok: boolean }>(tx, sql`select pg_try_advisory_xact_lock(${ROLLUP_LOCK}) as ok`);
-    if (!locked[0]?.ok) return hourlyRolledUntil(tx);
+    const locked = await queryRows<{ ok: boolean }>(tx, sql`select pg_try_advisory_xact_lock(${rollup.lock}) as ok`);
+    if (!locked[0]?.ok) return (await rolledSpans(tx)).find((r) => r.rollup === rollup)?.until ?? null;
     const result = await queryRows<{ until: string | Date | null }>(tx, sql`
       with mark as (
-        select (select rolled_until from stats_rollup where name = ${HOURLY}) as rolled_until,
-               date_bin('1 hour', now() - interval '10 minutes', ${ORIGIN}) as closed
+        select (select rolled_until from stats_rollup where name = ${rollup.table}) as rolled_until,
+               date_bin(${step}, now() - interval '10 minutes', ${ORIGIN}) as closed
       ),
       span as (
         select coalesce(m.rolled_until - interval '3 hours',
-                        (select date_bin('1 hour', min(bucket), ${ORIGIN}) from stats_minute)) as from_at,
+                        (select date_bin(${step}, min(bucket), ${ORIGIN}) from stats_minute)) as from_at,
                m.closed, m.rolled_until
         from mark m
       ),
@@ -136,8 +163,8 @@ export async function rollUpHours(db: DbOrTx, maxHours: number): Promise<Date | 
         from span where from_at is not null and (rolled_until is null or rolled_until < closed)
       ),
       summed as (
-        insert into stats_hour as h (subject_kind, subject, bucket, checks, new, changed, duplicates, errors, late_redeliveries)
-        select subject_kind, subject, date_bin('1 hour', bucket, ${ORIGIN}),
+        insert into ${table} as h (subject_kind, subject, bucket, checks, new, changed, duplicates, errors, late_redeliveries)
+        select subject_kind, subject, date_bin(${step}, bucket, ${ORIGIN}),
                sum(checks), sum(new), sum(changed), sum(duplicates), sum(errors), sum(late_redeliveries)
         from stats_minute, bounds
         where bucket >= bounds.from_at and bucket < bounds.to_at
@@ -148,7 +175,7 @@ export async function rollUpHours(db: DbOrTx, maxHours: number): Promise<Date | 
       ),
       moved as (
         insert into stats_rollup (name, rolled_until)
-        select ${HOURLY}, to_at from bounds
+        select ${rollup.table}, to_at from bounds
         on conflict (name) do update set rolled_until = greatest(stats_rollup.rolled_until, excluded.rolled_until), updated_at = excluded.updated_at
         returning rolled_until
       )

@@ -15,6 +15,20 @@ export const statsHour = pgTable(
   ],
 );
 
+/**
+ * 15-minute sums of stats_minute (migration 0012), so the 24 h chart and totals read 15 times
+ * fewer rows. Filled like stats_hour, with its own mark in stats_rollup ('stats_quarter').
+ */
+export const statsQuarter = pgTable(
+  "stats_quarter",
+  statsCounterColumns(),
+  (t) => [
+    primaryKey({ name: "stats_quarter_pkey", columns: [t.subjectKind, t.subject, t.bucket] }),
+    // The migration also INCLUDEs the subject and counters (an index-only scan), which drizzle cannot say.
+    index("stats_quarter_by_kind_bucket").on(t.subjectKind, t.bucket),
+  ],
+);
+
 /** How far each rollup has come: everything before `rolled_until` is in its table. */
 export const statsRollup = pgTable("stats_rollup", {
   name: text("name").primaryKey(),

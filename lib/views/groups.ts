@@ -1,4 +1,4 @@
-import { statsBySubject, type Counters } from "@/db/queries/console-stats";
+import { rolledSpans, statsBySubject, type Counters } from "@/db/queries/console-stats";
 import { findClaim, groupExists, groupWindows, listGroupIds, type GroupWindowRow } from "@/db/queries/console-groups";
 import type { DbOrTx } from "@/db/types";
 import { defaultTtlSeconds } from "@/lib/dedup/window/default-ttl";
@@ -21,12 +21,12 @@ export interface TtlChangeView {
 const ZERO: Counters = { checks: 0, new: 0, changed: 0, duplicates: 0, errors: 0, lateRedeliveries: 0 };
 const DAY_MS = 86_400_000;
 
-/** Every group with its window, its last 24 h of traffic (from the rollup) and its cleanup lag. */
+/** Every group with its window, its last 24 h of traffic (from the rollups) and its cleanup lag. */
 export async function loadGroups(db: DbOrTx, now = Date.now()): Promise<{ defaultTtlSeconds: number; groups: GroupSummary[] }> {
   const since = new Date(Math.floor((now - DAY_MS) / 60_000) * 60_000);
   const [ids, totals] = await Promise.all([
     listGroupIds(db),
-    statsBySubject(db, { kind: "group", since, hourlyUntil: null }),
+    rolledSpans(db).then((rolled) => statsBySubject(db, { kind: "group", since, rolled })),
   ]);
   const all = [...new Set([...ids, ...totals.map((t) => t.subject)])].sort();
   const ttl = defaultTtlSeconds();
@@ -49,7 +49,7 @@ export async function loadGroup(db: DbOrTx, id: string, { now = Date.now(), clai
   const [[window], settings, totals, history, claim] = await Promise.all([
     groupWindows(db, [id], defaultTtlSeconds()),
     findConsumerGroup(db, id),
-    statsBySubject(db, { kind: "group", subject: id, since, hourlyUntil: null }),
+    rolledSpans(db).then((rolled) => statsBySubject(db, { kind: "group", subject: id, since, rolled })),
     listTtlChanges(db, id, { limit: 100 }),
     claimId ? findClaim(db, id, claimId) : Promise.resolve(undefined),
   ]);

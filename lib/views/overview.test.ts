@@ -1,6 +1,7 @@
 import { sql } from "drizzle-orm";
 import { beforeAll, describe, expect, it } from "vitest";
-import { hourlyRolledUntil, rollUpHours } from "@/db/queries/console-stats";
+import { hourlyRolledUntil, QUARTERS, rolledSpans, rollUp, ROLLUPS } from "@/db/queries/console-stats";
+import { queryRows } from "@/db/queries/console-rows";
 import { createService } from "@/test/factories";
 import { createTestDatabase, type TestDatabase } from "@/test/test-db";
 import { loadOverview } from "./overview";
@@ -26,23 +27,50 @@ beforeAll(async () => {
 });
 
 describe("overview", () => {
-  it("reads the same numbers before and after closed hours move to the hourly rollup", async () => {
-    const before = await loadOverview(store.db, { range: "7d", kind: "service" }, NOW);
+  it("reads the same numbers before and after closed buckets move to the hourly and 15-minute rollups", async () => {
+    const ranges = ["1h", "24h", "7d", "30d"] as const;
     // 24 h starts on a quarter hour: its totals read minutes up to the first whole hour, then hours.
-    const before24 = await loadOverview(store.db, { range: "24h", kind: "service" }, NOW);
+    const before = await Promise.all(ranges.map((range) => loadOverview(store.db, { range, kind: "service" }, NOW)));
     expect(await hourlyRolledUntil(store.db)).toBeNull();
-    for (let i = 0; i < 5; i++) await rollUpHours(store.db, 24);
+    for (const rollup of ROLLUPS) for (let i = 0; i < 5; i++) await rollUp(store.db, rollup, 24);
     const until = await hourlyRolledUntil(store.db);
     expect(until).not.toBeNull();
     expect(NOW - until!.getTime()).toBeLessThan(2 * HOUR);
-    const after = await loadOverview(store.db, { range: "7d", kind: "service" }, NOW);
-    expect(after.series).toEqual(before.series);
-    expect(after.services).toEqual(before.services);
-    const after24 = await loadOverview(store.db, { range: "24h", kind: "service" }, NOW);
-    expect(after24.services).toEqual(before24.services);
-    expect(after24.series).toEqual(before24.series);
-    const mine = after.services.find((s) => s.id === serviceId)!;
+    const after = await Promise.all(ranges.map((range) => loadOverview(store.db, { range, kind: "service" }, NOW)));
+    for (const [i, range] of ranges.entries()) {
+      expect(after[i]!.series, range).toEqual(before[i]!.series);
+      expect(after[i]!.services, range).toEqual(before[i]!.services);
+    }
+    const mine = after[2]!.services.find((s) => s.id === serviceId)!;
     expect(mine).toMatchObject({ checks: 10 * (3 * 24 * 60 + 1) + 500, duplicates: 2 * (3 * 24 * 60 + 1) + 500, errors: 3 * 24 + 1 });
+  });
+
+  it("draws the 24 h chart from 15-minute sums equal to the per-minute rows", async () => {
+    for (const rollup of ROLLUPS) for (let i = 0; i < 5; i++) await rollUp(store.db, rollup, 24);
+    const quarters = (await rolledSpans(store.db)).find((r) => r.rollup === QUARTERS);
+    // Quarters close 10 minutes after they end: at most 25 minutes of the chart still read minutes.
+    expect(NOW - quarters!.until.getTime()).toBeLessThanOrEqual(25 * 60_000);
+    const [rolledRows] = await queryRows<{ n: number }>(store.db, sql`select count(*)::int as n from stats_quarter`);
+    expect(rolledRows!.n).toBeGreaterThan(24 * 4);
+    for (const subject of [serviceId, undefined]) {
+      const data = await loadOverview(store.db, { range: "24h", kind: "service", subject }, NOW);
+      const since = new Date(data.series[0]!.t).toISOString();
+      const sums = await queryRows<Record<string, number>>(store.db, sql`
+        select (extract(epoch from date_bin('15 minutes', bucket, timestamptz '2000-01-01 00:00:00+00')) * 1000)::float8 as t,
+          sum(checks)::float8 as checks, sum(new)::float8 as new, sum(changed)::float8 as changed,
+          sum(duplicates)::float8 as duplicates, sum(errors)::float8 as errors, sum(late_redeliveries)::float8 as "lateRedeliveries"
+        from stats_minute where subject_kind = 'service' and bucket >= ${since}::timestamptz
+          and (${subject ?? null}::text is null or subject = ${subject ?? null}::text)
+        group by 1 order by 1`);
+      const byT = new Map(sums.map((row) => [Number(row.t), row]));
+      expect(data.series).toHaveLength(96);
+      for (const point of data.series) {
+        const { t: _t, ...minutes } = byT.get(point.t) ?? { t: point.t, checks: 0, new: 0, changed: 0, duplicates: 0, errors: 0, lateRedeliveries: 0 };
+        const { t: _pt, spike: _spike, ...chart } = point;
+        expect(chart, new Date(point.t).toISOString()).toEqual(minutes);
+      }
+      expect(data.series.reduce((sum, p) => sum + p.checks, 0)).toBeGreaterThan(0);
+    }
   });
 
   it("buckets by the range's step, marks the spike, and lists groups and the top duplicates now", async () => {

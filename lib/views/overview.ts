@@ -1,6 +1,8 @@
 import {
-  hourlyRolledUntil,
-  rollUpHours,
+  rolledSpans,
+  rollUp,
+  rollupsForStep,
+  ROLLUPS,
   statsBySubject,
   statsSeries,
   topByDuplicates,
@@ -44,11 +46,12 @@ export interface OverviewQuery {
 /** Everything the overview shows, from the stats rollups only (never from decisions). */
 export async function loadOverview(db: DbOrTx, q: OverviewQuery, now = Date.now()): Promise<OverviewData> {
   const w = rangeWindow(q.range, now);
-  // Totals may read closed whole hours from the rollup in any range; a series only when its step is an hour or more.
-  const hourlyUntil = await hourlyRolledUntil(db);
-  const at = (kind: StatsKind, subject?: string) => ({ kind, subject, since: w.since, hourlyUntil });
+  // Totals may read every rollup in any range; a series only those whose buckets fit whole into its step
+  // (the 24 h chart's quarters from stats_quarter, 7 and 30 days from stats_hour, then quarters).
+  const rolled = await rolledSpans(db);
+  const at = (kind: StatsKind, subject?: string) => ({ kind, subject, since: w.since, rolled });
   const [rows, serviceTotals, groupTotals, services, groups, topNow] = await Promise.all([
-    statsSeries(db, { ...at(q.kind, q.subject), hourlyUntil: w.hourly ? hourlyUntil : null }, w.stepSeconds),
+    statsSeries(db, { ...at(q.kind, q.subject), rolled: rollupsForStep(rolled, w.stepSeconds) }, w.stepSeconds),
     statsBySubject(db, at("service")),
     statsBySubject(db, at("group")),
     listServices(db),
@@ -82,15 +85,18 @@ function summarize(totals: SubjectRow[], known: [string, string][]): SubjectSumm
   }).sort((a, b) => b.checks - a.checks || a.id.localeCompare(b.id));
 }
 
-/** Moves closed hours into the hourly rollup; run after a response so no page waits for it. */
+/** Moves closed buckets into the rollups; run after a response so no page waits for it. */
 export async function maintainStatsRollup(now = Date.now()): Promise<void> {
-  // An hour closes 10 minutes after it ends (rollUpHours); until then there is nothing to move, and
-  // the rollup's statement still cost 70 ms at a week of stats for 120 subjects (bench/console-pages.ts).
-  const closed = Math.floor((now - 600_000) / 3_600_000) * 3_600_000;
   try {
     await withStore(async (db) => {
-      const until = await hourlyRolledUntil(db);
-      if (until === null || until.getTime() < closed) await rollUpHours(db, 48);
+      const marks = new Map((await rolledSpans(db)).map((r) => [r.rollup, r.until.getTime()]));
+      for (const rollup of ROLLUPS) {
+        // A bucket closes 10 minutes after it ends (rollUp); until then there is nothing to move, and
+        // the hourly statement still cost 70 ms at a week of stats for 120 subjects (bench/console-pages.ts).
+        const closed = Math.floor((now - 600_000) / rollup.stepMs) * rollup.stepMs;
+        const until = marks.get(rollup);
+        if (until === undefined || until < closed) await rollUp(db, rollup, 48);
+      }
     });
   } catch (err) {
     console.error(`[weir] stats rollup failed, will retry on the next overview: ${(err as Error).message}`);

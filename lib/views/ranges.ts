@@ -17,8 +17,6 @@ export interface RangeWindow {
   since: Date;
   /** Start of the current, still open bucket. */
   lastBucket: Date;
-  /** Whether closed hours may be read from the hourly rollup. */
-  hourly: boolean;
 }
 
 export function rangeWindow(key: RangeKey, now = Date.now()): RangeWindow {
@@ -30,6 +28,5 @@ export function rangeWindow(key: RangeKey, now = Date.now()): RangeWindow {
     stepSeconds,
     since: new Date(lastBucket - seconds * 1000 + step),
     lastBucket: new Date(lastBucket),
-    hourly: stepSeconds >= 3_600,
   };
 }
