@@ -51,10 +51,11 @@ function refuseNonJsonBody(req: IncomingMessage): void {
  */
 const maxInFlightFromEnv = () => Number(process.env.WEIR_MAX_IN_FLIGHT || 512);
 /**
- * The adaptive limit's floor (WEIR_MIN_IN_FLIGHT, default 32): room for a burst at light load,
- * few enough to answer in tens of ms at capacity. Equal to the ceiling, the limit is fixed.
+ * The adaptive limit's floor (WEIR_MIN_IN_FLIGHT, default 64): a client pool of 64 connections
+ * is never refused, however slow the answers; few enough that at capacity the accepted answers
+ * wait for at most 64 others (milliseconds). Equal to the ceiling, the limit is fixed.
  */
-const minInFlightFromEnv = () => Number(process.env.WEIR_MIN_IN_FLIGHT || 32);
+const minInFlightFromEnv = () => Number(process.env.WEIR_MIN_IN_FLIGHT || 64);
 const neverShed = (url: string | undefined) => url !== undefined && (url.startsWith("/api/health") || url.startsWith("/api/metrics"));
 
 function requestIdOf(req: IncomingMessage): string {
