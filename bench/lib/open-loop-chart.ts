@@ -13,13 +13,23 @@ export interface SweepPoint {
 }
 
 const W = 760;
-const H = 470;
+const H = 490;
 const PLOT = { left: 70, right: 690, top: 100, bottom: 380 };
 const escape = (text: string) => text.replace(/&/g, "&amp;").replace(/</g, "&lt;").replace(/>/g, "&gt;");
 
-/** Latency (p50, p99, log scale) and the share of 503s against offered load, as a standalone SVG. */
-export function latencyVsLoadSvg(points: SweepPoint[], title: string, subtitle: string[]): string {
-  const sweep = points.filter((p) => !p.recovery);
+/** One server's sweep on the chart: solid lines, or dashed for a comparison. */
+export interface SweepSeries {
+  name: string;
+  points: SweepPoint[];
+  dashed?: boolean;
+}
+
+/**
+ * Latency (p50, p99, log scale) and the share of 503s against offered load, as a standalone SVG:
+ * one pair of lines per series, and side by side bars for their 503 shares.
+ */
+export function latencyVsLoadSvg(series: SweepSeries[], title: string, subtitle: string[]): string {
+  const points = series.flatMap((s) => s.points);
   const maxShare = Math.max(1.5, ...points.map((p) => p.share));
   const x = (share: number) => PLOT.left + (share / maxShare) * (PLOT.right - PLOT.left);
   const latencies = points.flatMap((p) => [p.p50, p.p99]).filter((v) => Number.isFinite(v) && v > 0);
@@ -37,25 +47,32 @@ export function latencyVsLoadSvg(points: SweepPoint[], title: string, subtitle: 
     parts.push(`<text x="${x(share)}" y="${PLOT.bottom + 18}" text-anchor="middle">${Math.round(share * 100)} %</text>`);
   }
   for (const share of [0, 0.5, 1]) parts.push(`<text x="${PLOT.right + 8}" y="${yShare(share) + 4}">${share * 100} %</text>`);
-  const barWidth = 12;
-  for (const p of points.filter((p) => p.shed > 0)) {
-    parts.push(`<rect x="${x(p.share) - barWidth / 2 + (p.recovery ? barWidth : 0)}" y="${yShare(p.shed)}" width="${barWidth}" height="${PLOT.bottom - yShare(p.shed)}" fill="#f4a261" opacity="0.7"/>`);
-  }
-  const line = (pick: (p: SweepPoint) => number, color: string) =>
-    `<polyline fill="none" stroke="${color}" stroke-width="2" points="${sweep.map((p) => `${x(p.share).toFixed(1)},${y(pick(p)).toFixed(1)}`).join(" ")}"/>` +
-    sweep.map((p) => `<circle cx="${x(p.share).toFixed(1)}" cy="${y(pick(p)).toFixed(1)}" r="3" fill="${color}"/>`).join("");
-  parts.push(line((p) => p.p50, "#2a6fdb"), line((p) => p.p99, "#d62828"));
-  for (const p of points.filter((p) => p.recovery)) {
-    parts.push(`<rect x="${x(p.share) - 4}" y="${y(p.p99) - 4}" width="8" height="8" fill="none" stroke="#d62828" stroke-width="2"/>`);
-    parts.push(`<rect x="${x(p.share) - 4}" y="${y(p.p50) - 4}" width="8" height="8" fill="none" stroke="#2a6fdb" stroke-width="2"/>`);
-  }
+  const barWidth = 8;
+  series.forEach((s, i) => {
+    for (const p of s.points.filter((p) => p.shed > 0)) {
+      const left = x(p.share) + (i - series.length / 2) * barWidth + (p.recovery ? series.length * barWidth : 0);
+      parts.push(`<rect x="${left}" y="${yShare(p.shed)}" width="${barWidth}" height="${PLOT.bottom - yShare(p.shed)}" fill="#f4a261" opacity="${s.dashed ? 0.4 : 0.8}"/>`);
+    }
+    const sweep = s.points.filter((p) => !p.recovery);
+    const dash = s.dashed ? ' stroke-dasharray="6 4"' : "";
+    const line = (pick: (p: SweepPoint) => number, color: string) =>
+      `<polyline fill="none" stroke="${color}" stroke-width="2"${dash} points="${sweep.map((p) => `${x(p.share).toFixed(1)},${y(pick(p)).toFixed(1)}`).join(" ")}"/>` +
+      sweep.map((p) => `<circle cx="${x(p.share).toFixed(1)}" cy="${y(pick(p)).toFixed(1)}" r="3" fill="${s.dashed ? "white" : color}" stroke="${color}"/>`).join("");
+    parts.push(line((p) => p.p50, "#2a6fdb"), line((p) => p.p99, "#d62828"));
+    for (const p of s.points.filter((p) => p.recovery)) {
+      for (const [ms, color] of [[p.p99, "#d62828"], [p.p50, "#2a6fdb"]] as const) {
+        parts.push(`<rect x="${x(p.share) - 4}" y="${y(ms) - 4}" width="8" height="8" fill="none" stroke="${color}" stroke-width="2"${dash}/>`);
+      }
+    }
+  });
   const legend = [
     ["#2a6fdb", "p50 latency"],
     ["#d62828", "p99 latency"],
     ["#f4a261", "share of 503 (right axis)"],
   ]
-    .map(([color, label], i) => `<rect x="${PLOT.left + i * 190}" y="${H - 28}" width="12" height="12" fill="${color}"/><text x="${PLOT.left + i * 190 + 18}" y="${H - 18}">${label}</text>`)
+    .map(([color, label], i) => `<rect x="${PLOT.left + i * 190}" y="${H - 40}" width="12" height="12" fill="${color}"/><text x="${PLOT.left + i * 190 + 18}" y="${H - 30}">${label}</text>`)
     .join("");
+  const kinds = series.map((s) => `${s.dashed ? "dashed" : "solid"}: ${s.name}`).join("; ");
   return `<svg xmlns="http://www.w3.org/2000/svg" width="${W}" height="${H}" viewBox="0 0 ${W} ${H}" font-family="sans-serif" font-size="12">
 <rect width="${W}" height="${H}" fill="white"/>
 <text x="${PLOT.left}" y="24" font-size="15" font-weight="bold">${escape(title)}</text>
@@ -64,6 +81,7 @@ ${subtitle.map((line, i) => `<text x="${PLOT.left}" y="${44 + i * 16}" fill="#55
 ${parts.join("\n")}
 <text x="${(PLOT.left + PLOT.right) / 2}" y="${PLOT.bottom + 36}" text-anchor="middle">offered load, share of measured capacity (squares: right after the heaviest point)</text>
 ${legend}
+<text x="${PLOT.left}" y="${H - 10}">${escape(kinds)}</text>
 </svg>
 `;
 }

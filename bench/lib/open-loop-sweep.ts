@@ -6,18 +6,21 @@ import { describeRun } from "./open-loop-drive";
  * Offered load from light to past capacity, then back to half of it at once: the last point
  * shows whether the queue built in the overload drains without a latency cliff.
  */
-export async function sweepLoad(capacity: number, shares: number[], drive: (rate: number) => Promise<GeneratorResult>): Promise<SweepPoint[]> {
+export async function sweepLoad(label: string, capacity: number, shares: number[], drive: (rate: number) => Promise<GeneratorResult>): Promise<SweepPoint[]> {
   const points: SweepPoint[] = [];
   const measure = async (share: number, recovery = false) => {
     const r = await drive(Math.max(50, Math.round(capacity * share)));
     const shed = (r.statuses["503"] ?? 0) / Math.max(1, r.all.count);
-    console.log(`  ${recovery ? "recovery " : ""}${Math.round(share * 100)} % of capacity: ${describeRun(r)}; p99 of 503s ${r.shed.count ? r.shed.p99.toFixed(1) : "-"} ms`);
+    console.log(`  ${label}: ${recovery ? "recovery " : ""}${Math.round(share * 100)} % of capacity: ${describeRun(r)}; p99 of 503s ${r.shed.count ? r.shed.p99.toFixed(1) : "-"} ms`);
     points.push({ share, offered: r.offered, achieved: r.achieved, p50: r.all.p50, p99: r.all.p99, shed, recovery });
   };
   for (const share of shares) await measure(share);
   await measure(0.5, true);
   return points;
 }
+
+/** One sweep point as "p50 / p99 ms, N % 503" for the report. */
+export const describePoint = (p: SweepPoint) => `${p.p50.toFixed(1)} / ${p.p99.toFixed(1)} ms, ${(p.shed * 100).toFixed(1)} % 503`;
 
 /** Scrapes weir's own view of the run: how often the event loop and the pool made requests wait. */
 export async function scrapeWaits(url: string, token: string): Promise<string> {
@@ -27,5 +30,5 @@ export async function scrapeWaits(url: string, token: string): Promise<string> {
     const count = sample(`${metric}_count`);
     return `${(((count - sample(`${metric}_bucket\\{le="${le}"\\}`)) / count) * 100).toFixed(2)} % of ${count} over ${Number(le) * 1000} ms`;
   };
-  return `event-loop delay ${over("weir_event_loop_delay_seconds", "0.01")}; pool wait ${over("weir_db_pool_wait_seconds", "0.001")}`;
+  return `event-loop delay ${over("weir_event_loop_delay_seconds", "0.01")}; pool wait ${over("weir_db_pool_wait_seconds", "0.001")}; concurrency limit ${sample("weir_http_concurrency_limit")} (shed so far ${sample("weir_http_shed_total")}, no-load latency ${(sample("weir_http_no_load_latency_seconds") * 1000).toFixed(2)} ms)`;
 }
