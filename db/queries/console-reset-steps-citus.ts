@@ -40,6 +40,7 @@ export async function resetStepCitus(db: DbOrTx, batch: ResetBatchRow): Promise<
       const rows = gone.map((g) => ({
         message_id: g.message_id,
         hash: hex(g.hash),
+        hash_version: g.hash_version ?? null,
         version: g.version ?? null,
         first_seen: g.first_seen ?? null,
         last_changed: g.last_changed ?? null,
@@ -49,10 +50,10 @@ export async function resetStepCitus(db: DbOrTx, batch: ResetBatchRow): Promise<
       }));
       if (rows.length > 0) {
         await queryRows(tx, sql`
-          insert into reset_rows (batch_id, message_id, hash, version, first_seen, last_changed, versions, claimed_at, previous_claimed_at)
-          select ${batch.id}::bigint, r.message_id, decode(r.hash, 'hex'), r.version, r.first_seen, r.last_changed, r.versions,
+          insert into reset_rows (batch_id, message_id, hash, hash_version, version, first_seen, last_changed, versions, claimed_at, previous_claimed_at)
+          select ${batch.id}::bigint, r.message_id, decode(r.hash, 'hex'), r.hash_version, r.version, r.first_seen, r.last_changed, r.versions,
             r.claimed_at, r.previous_claimed_at
-          from jsonb_to_recordset(${JSON.stringify(rows)}::jsonb) as r(message_id text, hash text, version bigint,
+          from jsonb_to_recordset(${JSON.stringify(rows)}::jsonb) as r(message_id text, hash text, hash_version int, version bigint,
             first_seen timestamptz, last_changed timestamptz, versions jsonb, claimed_at timestamptz, previous_claimed_at timestamptz)`);
       }
     }
@@ -91,13 +92,14 @@ export async function restoreStepCitus(db: DbOrTx, batch: ResetBatchRow, limit: 
     const rows: Record<string, unknown>[] = picked.map((p) => ({ ...p, hash: hex(p.hash) }));
     let restored: { message_id: string }[] = [];
     if (rows.length > 0) {
-      const input = sql`jsonb_to_recordset(${JSON.stringify(rows)}::jsonb) as p(message_id text, hash text, version bigint,
+      const input = sql`jsonb_to_recordset(${JSON.stringify(rows)}::jsonb) as p(message_id text, hash text, hash_version int, version bigint,
         first_seen timestamptz, last_changed timestamptz, versions jsonb, claimed_at timestamptz, previous_claimed_at timestamptz)`;
       restored =
         batch.kind === "last_seen"
           ? await queryRows(tx, sql`
-              insert into last_seen (service_id, message_id, hash, version, first_seen, last_changed)
-              select ${batch.subject}::text, p.message_id, decode(p.hash, 'hex'), p.version, p.first_seen, p.last_changed from ${input}
+              insert into last_seen (service_id, message_id, hash, hash_version, version, first_seen, last_changed)
+              select ${batch.subject}::text, p.message_id, decode(p.hash, 'hex'), coalesce(p.hash_version, 1), p.version, p.first_seen,
+                p.last_changed from ${input}
               on conflict (service_id, message_id) do nothing returning message_id`)
           : await queryRows(tx, sql`
               insert into window_records (consumer_group, message_id, claimed_at, previous_claimed_at)

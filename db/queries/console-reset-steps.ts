@@ -47,7 +47,7 @@ export async function resetStep(db: DbOrTx, batch: ResetBatchRow): Promise<StepR
     gone as (
       delete from last_seen d using victims v
       where d.service_id = ${batch.subject} and d.message_id = v.message_id
-      returning d.message_id, d.hash, d.version, d.first_seen, d.last_changed
+      returning d.message_id, d.hash, d.hash_version, d.version, d.first_seen, d.last_changed
     ),
     versions as (
       delete from payload_versions p using gone g
@@ -60,8 +60,8 @@ export async function resetStep(db: DbOrTx, batch: ResetBatchRow): Promise<StepR
       from versions group by message_id
     ),
     saved as (
-      insert into reset_rows (batch_id, message_id, hash, version, first_seen, last_changed, versions)
-      select ${batch.id}, g.message_id, g.hash, g.version, g.first_seen, g.last_changed, k.versions
+      insert into reset_rows (batch_id, message_id, hash, hash_version, version, first_seen, last_changed, versions)
+      select ${batch.id}, g.message_id, g.hash, g.hash_version, g.version, g.first_seen, g.last_changed, k.versions
       from gone g left join kept k on k.message_id = g.message_id
     ),
     ${progress}`
@@ -117,8 +117,8 @@ export async function restoreStep(db: DbOrTx, batch: ResetBatchRow, limit: numbe
     batch.kind === "last_seen"
       ? sql`with ${picked},
     restored as (
-      insert into last_seen (service_id, message_id, hash, version, first_seen, last_changed)
-      select ${batch.subject}, p.message_id, p.hash, p.version, p.first_seen, p.last_changed
+      insert into last_seen (service_id, message_id, hash, hash_version, version, first_seen, last_changed)
+      select ${batch.subject}, p.message_id, p.hash, coalesce(p.hash_version, 1), p.version, p.first_seen, p.last_changed
       from picked p order by p.message_id
       on conflict (service_id, message_id) do nothing
       returning message_id

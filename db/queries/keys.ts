@@ -6,14 +6,25 @@ export interface KeyState {
   serviceId: string;
   messageId: string;
   hash: string;
+  /** The hash settings version the hash was made under. */
+  hashVersion: number;
   version: number;
   firstSeen: Date;
   lastChanged: Date;
 }
 
 export async function findKeyState(db: DbOrTx, serviceId: string, messageId: string): Promise<KeyState | undefined> {
+  // The columns of the state, not the row: previous_hash is the engine's, for revert.
   const [row] = await db
-    .select()
+    .select({
+      serviceId: lastSeen.serviceId,
+      messageId: lastSeen.messageId,
+      hash: lastSeen.hash,
+      hashVersion: lastSeen.hashVersion,
+      version: lastSeen.version,
+      firstSeen: lastSeen.firstSeen,
+      lastChanged: lastSeen.lastChanged,
+    })
     .from(lastSeen)
     .where(and(eq(lastSeen.serviceId, serviceId), eq(lastSeen.messageId, messageId)));
   return row && { ...row, hash: Buffer.from(row.hash).toString("hex") };

@@ -1,5 +1,5 @@
-import { asc, eq, getTableColumns, inArray, sql } from "drizzle-orm";
-import { services } from "../schema";
+import { and, asc, eq, getTableColumns, inArray, sql } from "drizzle-orm";
+import { serviceHashSettings, services } from "../schema";
 import type { DbOrTx } from "../types";
 
 export type ServiceRow = typeof services.$inferSelect;
@@ -7,8 +7,11 @@ export type ServiceRow = typeof services.$inferSelect;
 export interface ServiceFields {
   displayName: string;
   ignoredPaths: string[];
+  includedPaths: string[];
   historyDepth: number;
 }
+
+export type HashSettingsRow = typeof serviceHashSettings.$inferSelect;
 
 export async function findServices(db: DbOrTx, ids: readonly string[]): Promise<ServiceRow[]> {
   if (ids.length === 0) return [];
@@ -24,7 +27,11 @@ export async function listServices(db: DbOrTx): Promise<ServiceRow[]> {
   return db.select().from(services).orderBy(asc(services.id));
 }
 
-/** Inserts or replaces a service's settings; returns the row and whether it existed. */
+/**
+ * Inserts or replaces a service's settings; returns the row and whether it existed. Changing the
+ * ignored or included paths (given sorted, so order alone is no change) is a new hash version,
+ * counted by the same statement so that two concurrent saves cannot take the same number.
+ */
 export async function upsertService(
   db: DbOrTx,
   id: string,
@@ -36,10 +43,28 @@ export async function upsertService(
     .onConflictDoUpdate({
       target: services.id,
       // The inserted row's default, not now(): Citus refuses functions in ON CONFLICT ... SET.
-      set: { ...fields, updatedAt: sql`excluded.updated_at` },
+      set: {
+        ...fields,
+        updatedAt: sql`excluded.updated_at`,
+        hashVersion: sql`case when ${services.ignoredPaths} = excluded.ignored_paths and ${services.includedPaths} = excluded.included_paths
+          then ${services.hashVersion} else ${services.hashVersion} + 1 end`,
+      },
     })
     .returning({ ...getTableColumns(services), created: sql<boolean>`(xmax = 0)` });
   if (!row) throw new Error(`upsert of service ${id} returned no row`);
   const { created, ...service } = row;
+  await db
+    .insert(serviceHashSettings)
+    .values({ serviceId: id, hashVersion: service.hashVersion, ignoredPaths: service.ignoredPaths, includedPaths: service.includedPaths })
+    .onConflictDoNothing();
   return { row: service, created };
+}
+
+/** One version of a service's hash settings (never changed once written). */
+export async function findHashSettings(db: DbOrTx, serviceId: string, hashVersion: number): Promise<HashSettingsRow | undefined> {
+  const [row] = await db
+    .select()
+    .from(serviceHashSettings)
+    .where(and(eq(serviceHashSettings.serviceId, serviceId), eq(serviceHashSettings.hashVersion, hashVersion)));
+  return row;
 }

@@ -16,3 +16,4 @@ export * from "./api-tokens";
 export * from "./reset-batches";
 export * from "./reset-rows";
 export * from "./stats-hour";
+export * from "./service-hash-settings";

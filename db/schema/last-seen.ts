@@ -1,4 +1,4 @@
-import { bigint, customType, index, pgTable, primaryKey, text, timestamp } from "drizzle-orm/pg-core";
+import { bigint, customType, index, integer, pgTable, primaryKey, text, timestamp } from "drizzle-orm/pg-core";
 
 /** SHA-256 digests are stored as 32 raw bytes: half the size of hex, same comparisons. */
 export const digest = customType<{ data: Buffer; driverData: Buffer }>({
@@ -17,6 +17,9 @@ export const lastSeen = pgTable(
     hash: digest("hash").notNull(),
     /** The hash the latest change replaced, so that change can be reverted; null for version 1 and after a revert. */
     previousHash: digest("previous_hash"),
+    /** The service's hash settings version the hash was made under (service_hash_settings). */
+    hashVersion: integer("hash_version").notNull().default(1),
+    previousHashVersion: integer("previous_hash_version"),
     version: bigint("version", { mode: "number" }).notNull(),
     firstSeen: timestamp("first_seen", { withTimezone: true }).notNull().defaultNow(),
     lastChanged: timestamp("last_changed", { withTimezone: true }).notNull().defaultNow(),

@@ -1,4 +1,4 @@
-import { bigint, foreignKey, jsonb, pgTable, primaryKey, text, timestamp } from "drizzle-orm/pg-core";
+import { bigint, foreignKey, integer, jsonb, pgTable, primaryKey, text, timestamp } from "drizzle-orm/pg-core";
 import { digest } from "./last-seen";
 import { resetBatches } from "./reset-batches";
 
@@ -22,6 +22,7 @@ export const resetRows = pgTable(
     messageId: text("message_id").notNull(),
     hash: digest("hash"),
     version: bigint("version", { mode: "number" }),
+    hashVersion: integer("hash_version"),
     firstSeen: timestamp("first_seen", { withTimezone: true }),
     lastChanged: timestamp("last_changed", { withTimezone: true }),
     versions: jsonb("versions").$type<KeptPayloadVersion[]>(),

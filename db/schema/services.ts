@@ -9,6 +9,10 @@ export const services = pgTable(
     displayName: text("display_name").notNull(),
     /** JSON pointers stripped from payloads before hashing (e.g. /meta/sentAt). */
     ignoredPaths: text("ignored_paths").array().notNull().default(sql`'{}'::text[]`),
+    /** JSON pointers of the only subtrees hashed; empty hashes the whole payload. */
+    includedPaths: text("included_paths").array().notNull().default(sql`'{}'::text[]`),
+    /** The current row of service_hash_settings: bumped whenever the ignored or included paths change. */
+    hashVersion: integer("hash_version").notNull().default(1),
     /** How many payload versions to keep per key for diffs; 0 keeps hashes only. */
     historyDepth: integer("history_depth").notNull().default(0),
     createdAt: timestamp("created_at", { withTimezone: true }).notNull().defaultNow(),

@@ -9,6 +9,8 @@ export function serviceView(row: ServiceRow) {
     id: row.id,
     displayName: row.displayName,
     ignoredPaths: row.ignoredPaths,
+    includedPaths: row.includedPaths,
+    hashVersion: row.hashVersion,
     historyDepth: row.historyDepth,
     createdAt: row.createdAt.toISOString(),
     updatedAt: row.updatedAt.toISOString(),

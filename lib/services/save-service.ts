@@ -4,7 +4,7 @@ import type { DbOrTx } from "@/db/types";
 import type { Actor } from "@/lib/auth/actor";
 import { authorize } from "@/lib/auth/authorize";
 import { guardDestructive } from "@/lib/auth/recent-sign-in";
-import { compileIgnoredPaths } from "@/lib/dedup/canonical/path-filter";
+import { compilePathFilter } from "@/lib/dedup/canonical/path-filter";
 import { serviceSettingsSchema, type ServiceSettingsInput } from "@/lib/validation/services";
 import { serviceIdSchema } from "@/lib/validation/common";
 import { serviceConfigs } from "./service-config";
@@ -16,8 +16,8 @@ export interface SaveServiceResult {
 
 /**
  * Registers a service or replaces its settings, with an audit row in the same
- * transaction. Ignored paths change what counts as a duplicate from now on;
- * stored hashes are not recomputed.
+ * transaction. Changing the ignored or included paths is a new hash version: stored
+ * hashes keep the version they were made under and are compared under it (see decide.ts).
  */
 export async function saveService({
   db,
@@ -32,15 +32,16 @@ export async function saveService({
 }): Promise<SaveServiceResult> {
   const serviceId = serviceIdSchema.parse(id);
   authorize(actor, "admin", { kind: "services", id: serviceId });
-  // Ignored paths change every later decision of the service: the same guard as resets and TTL edits.
+  // Hash settings change every later decision of the service: the same guard as resets and TTL edits.
   await guardDestructive(actor, db);
   const settings = serviceSettingsSchema.parse(input);
-  compileIgnoredPaths(settings.ignoredPaths);
+  const hashSettings = { ignoredPaths: sortedSet(settings.ignoredPaths), includedPaths: sortedSet(settings.includedPaths) };
+  compilePathFilter(hashSettings);
   const result = await db.transaction(async (tx) => {
     const before = await findService(tx, serviceId);
     const saved = await upsertService(tx, serviceId, {
       displayName: settings.displayName ?? before?.displayName ?? serviceId,
-      ignoredPaths: settings.ignoredPaths,
+      ...hashSettings,
       historyDepth: settings.historyDepth,
     });
     await auditBy(tx, actor, {
@@ -48,8 +49,8 @@ export async function saveService({
       target: `service:${serviceId}`,
       affected: 1,
       details: {
-        before: before ? { ignoredPaths: before.ignoredPaths, historyDepth: before.historyDepth, displayName: before.displayName } : null,
-        after: { ignoredPaths: saved.row.ignoredPaths, historyDepth: saved.row.historyDepth, displayName: saved.row.displayName },
+        before: before ? auditedSettings(before) : null,
+        after: auditedSettings(saved.row),
       },
     });
     return { service: saved.row, created: saved.created };
@@ -57,3 +58,14 @@ export async function saveService({
   serviceConfigs.invalidate(serviceId);
   return result;
 }
+
+/** Paths in one order, once each: reordering a list is no change of settings (and no new hash version). */
+const sortedSet = (paths: readonly string[]) => [...new Set(paths)].sort();
+
+const auditedSettings = (row: ServiceRow) => ({
+  displayName: row.displayName,
+  ignoredPaths: row.ignoredPaths,
+  includedPaths: row.includedPaths,
+  hashVersion: row.hashVersion,
+  historyDepth: row.historyDepth,
+});

@@ -27,7 +27,12 @@ function isJsonPointer(pointer: string): boolean {
 
 export const serviceSettingsSchema = z.object({
   displayName: textSchema(200, { min: 1, trim: true }).optional(),
-  ignoredPaths: z.array(jsonPointerSchema).max(100).default([]),
+  ignoredPaths: z.array(jsonPointerSchema).max(100).default([]).describe("JSON pointers stripped before hashing"),
+  includedPaths: z
+    .array(jsonPointerSchema)
+    .max(100)
+    .default([])
+    .describe("JSON pointers of the only subtrees hashed (empty: the whole payload); ignored paths apply inside them"),
   historyDepth: z.number().int().min(0).max(100).default(0),
 });
 export type ServiceSettingsInput = z.input<typeof serviceSettingsSchema>;
@@ -39,6 +44,8 @@ export const serviceSchema = z.object({
   id: serviceIdSchema,
   displayName: z.string(),
   ignoredPaths: z.array(z.string()),
+  includedPaths: z.array(z.string()),
+  hashVersion: z.number().int().describe("Bumped by every change of the ignored or included paths; stored hashes are compared under the version that made them"),
   historyDepth: z.number().int(),
   createdAt: z.string().describe("ISO 8601"),
   updatedAt: z.string().describe("ISO 8601"),
@@ -51,6 +58,7 @@ export const keyDetailSchema = z.object({
     serviceId: z.string(),
     messageId: z.string(),
     hash: hashSchema,
+    hashVersion: z.number().int().describe("The service's hash settings version the hash was made under"),
     version: z.number().int(),
     firstSeen: z.string(),
     lastChanged: z.string(),

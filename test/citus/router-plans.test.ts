@@ -1,10 +1,12 @@
 import { beforeAll, describe, expect, it } from "vitest";
+import { SYSTEM_ACTOR } from "@/lib/auth/actor";
 import { begin } from "@/lib/dedup/idempotency/begin";
 import { complete } from "@/lib/dedup/idempotency/complete";
 import { release } from "@/lib/dedup/idempotency/release";
 import { check, checkMany } from "@/lib/dedup/last-seen/check";
 import { revertStatements } from "@/lib/dedup/last-seen/revert";
 import { claim, claimMany } from "@/lib/dedup/window/claim";
+import { saveService } from "@/lib/services/save-service";
 import { createService } from "@/test/factories";
 import { createTestDatabase, type TestDatabase } from "./citus-test-db";
 import { isRouterPlan, planOf, recordingDb, type SentStatement } from "./recording-db";
@@ -42,7 +44,17 @@ describe("every hot statement is a router plan on Citus (one task, one shard)", 
         { serviceId: lean, messageId: "m-3", payload: { a: 3 } },
       ]);
     });
-    expect(new Set(sent.map((s) => s.name))).toEqual(new Set(["weir_last_seen_decide_one_v2"]));
+    expect(new Set(sent.map((s) => s.name))).toEqual(new Set(["weir_last_seen_decide_one_v3"]));
+  });
+
+  it("a check of a key stored under older hash settings: both asks", async () => {
+    const serviceId = await createService(store.db);
+    await check(store.db, { serviceId, messageId: "hv-1", payload: { a: 1, b: 2 } });
+    await saveService({ db: store.db, actor: SYSTEM_ACTOR, id: serviceId, input: { includedPaths: ["/a"] } });
+    const sent = await assertRouted(async (db) => {
+      expect((await check(db, { serviceId, messageId: "hv-1", payload: { a: 1, b: 2 } })).decision).toBe("duplicate");
+    });
+    expect(sent.map((s) => s.name)).toEqual(["weir_last_seen_decide_one_v3", "weir_last_seen_decide_one_v3"]);
   });
 
   it("last-seen revert: the compare-and-swap, the history drop and the state read", async () => {

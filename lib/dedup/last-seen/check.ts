@@ -1,4 +1,5 @@
 import type { DbOrTx } from "@/db/types";
+import type { PathFilter } from "@/lib/dedup/canonical/path-filter";
 import { structuralHash } from "@/lib/dedup/canonical/structural-hash";
 import { NotFoundError, ValidationError } from "@/lib/errors";
 import { checkKeySchema } from "@/lib/validation/check";
@@ -12,13 +13,15 @@ export interface CheckInput {
   payload: unknown;
 }
 
-/** Hashes a payload's JSON text for a service: ignored paths stripped, structure only. */
+/** Hashes a payload's JSON text for a service: only what its path filter keeps, structure only. */
 export function hashForService(config: ServiceConfig, messageId: string, payloadText: string): HashedCheck {
-  const { hash } = structuralHash(payloadText, { filter: config.pathFilter });
+  const rehash = (filter: PathFilter | null) => structuralHash(payloadText, { filter }).hash;
   return {
     serviceId: config.id,
     messageId,
-    hash,
+    hash: rehash(config.pathFilter),
+    hashVersion: config.hashVersion,
+    rehash,
     payloadText: config.historyDepth > 0 ? payloadText : null,
     historyDepth: config.historyDepth,
   };

@@ -2,12 +2,18 @@ import { isCitus } from "@/db/citus";
 import { runRaw } from "@/db/raw";
 import type { DbOrTx } from "@/db/types";
 import { decided } from "@/lib/telemetry/decisions";
+import type { PathFilter } from "@/lib/dedup/canonical/path-filter";
 import { forEachLimited, ROUTED_CONCURRENCY } from "../routed";
+import { hashSettingsHistory } from "./hash-settings-history";
+import { serviceConfigs } from "./service-config";
 import { currentVersionStatement, decideOneStatement, decideStatement, type DecideRow, type StatementItem } from "./statement";
 
 export type Decision = "new" | "changed" | "duplicate";
 
-export type HashedCheck = StatementItem;
+export interface HashedCheck extends StatementItem {
+  /** The same payload hashed under another path filter: for a key stored under older settings. */
+  rehash(filter: PathFilter | null): string;
+}
 
 export interface CheckOutcome {
   serviceId: string;
@@ -15,6 +21,8 @@ export interface CheckOutcome {
   decision: Decision;
   version: number;
   hash: string;
+  /** The service's hash settings version `hash` was made under. */
+  hashVersion: number;
   /** When the stored version was accepted: for a duplicate, when the payload it matched was. */
   acceptedAt: Date;
 }
@@ -49,12 +57,29 @@ export async function decideDistinct(db: DbOrTx, items: readonly HashedCheck[]):
   const byPosition = new Array<DecideRow | undefined>(items.length);
   for (const row of rows) byPosition[row.ord - 1] = row;
   const outcomes = new Array<CheckOutcome>(items.length);
+  const stale: number[] = [];
   for (let i = 0; i < items.length; i++) {
     const item = items[i]!;
     const row = byPosition[i];
-    outcomes[i] = row ? toOutcome(item, row) : await resolveLostRace(db, item);
+    if (row?.decision === "stale") stale.push(i);
+    else outcomes[i] = row ? toOutcome(item, row) : await resolveLostRace(db, item);
   }
+  // Only the first check of each key after a settings change comes here.
+  const asked = await forEachLimited(stale, ROUTED_CONCURRENCY, (i) => askUnderStoredSettings(db, items[i]!, byPosition[i]!.stored_hash_version, 0));
+  stale.forEach((i, position) => (outcomes[i] = asked[position]!));
   return outcomes;
+}
+
+/**
+ * The key's hash was made under other hash settings: the payload is hashed under those too,
+ * and the key asked again with both hashes, so a payload that did not change is a duplicate
+ * whatever the settings did since (and the key's hash moves to the current settings).
+ */
+async function askUnderStoredSettings(db: DbOrTx, item: HashedCheck, storedVersion: number, attempt: number): Promise<CheckOutcome> {
+  // A key stored under newer settings than this node knows: its cached settings are out of date.
+  if (storedVersion > item.hashVersion) serviceConfigs.invalidate(item.serviceId);
+  const filter = await hashSettingsHistory.filterOf(db, item.serviceId, storedVersion);
+  return decideOne(db, { ...item, stored: { hash: item.rehash(filter), hashVersion: storedVersion } }, attempt + 1);
 }
 
 /**
@@ -64,8 +89,13 @@ export async function decideDistinct(db: DbOrTx, items: readonly HashedCheck[]):
  * linearizes after that change).
  */
 async function resolveLostRace(db: DbOrTx, item: HashedCheck, attempt = 0): Promise<CheckOutcome> {
-  const [row] = await runRaw<Omit<DecideRow, "ord" | "decision"> & { hash: string }>(db, currentVersionStatement(item.serviceId, item.messageId));
-  if (row && row.hash === item.hash) return toOutcome(item, { ...row, decision: "duplicate" });
+  const [row] = await runRaw<{ version: number; hash: string; hash_version: number; last_changed: Date | string }>(
+    db,
+    currentVersionStatement(item.serviceId, item.messageId),
+  );
+  if (row && row.hash === item.hash && row.hash_version === item.hashVersion) {
+    return toOutcome(item, { ...row, decision: "duplicate", stored_hash_version: row.hash_version });
+  }
   if (attempt >= 3) throw new Error(`key ${item.serviceId}/${item.messageId} keeps changing under a check`);
   return decideOne(db, item, attempt + 1);
 }
@@ -73,10 +103,15 @@ async function resolveLostRace(db: DbOrTx, item: HashedCheck, attempt = 0): Prom
 /** One key through the routable one-key statement. */
 async function decideOne(db: DbOrTx, item: HashedCheck, attempt = 0): Promise<CheckOutcome> {
   const [row] = await runRaw<Omit<DecideRow, "ord">>(db, decideOneStatement(item));
-  return row ? toOutcome(item, row) : resolveLostRace(db, item, attempt);
+  if (!row) return resolveLostRace(db, item, attempt);
+  if (row.decision !== "stale") return toOutcome(item, row);
+  // The settings changed again between the two asks.
+  if (attempt >= 3) throw new Error(`key ${item.serviceId}/${item.messageId} keeps changing hash settings under a check`);
+  return askUnderStoredSettings(db, item, row.stored_hash_version, attempt);
 }
 
 function toOutcome(item: HashedCheck, row: Omit<DecideRow, "ord">): CheckOutcome {
+  if (row.decision === "stale") throw new Error(`a stale answer for ${item.serviceId}/${item.messageId} reached an outcome`);
   const at = row.last_changed;
   return {
     serviceId: item.serviceId,
@@ -84,6 +119,7 @@ function toOutcome(item: HashedCheck, row: Omit<DecideRow, "ord">): CheckOutcome
     decision: row.decision,
     version: Number(row.version),
     hash: item.hash,
+    hashVersion: item.hashVersion,
     acceptedAt: at instanceof Date ? at : new Date(at),
   };
 }

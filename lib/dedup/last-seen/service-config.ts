@@ -1,6 +1,6 @@
 import { findServices, type ServiceRow } from "@/db/queries/services";
 import type { DbOrTx } from "@/db/types";
-import { compileIgnoredPaths, type PathFilter } from "@/lib/dedup/canonical/path-filter";
+import { compilePathFilter, type PathFilter } from "@/lib/dedup/canonical/path-filter";
 import { NotFoundError } from "@/lib/errors";
 
 /** What the check path needs to know about a service, compiled once. */
@@ -8,6 +8,9 @@ export interface ServiceConfig {
   id: string;
   historyDepth: number;
   ignoredPaths: readonly string[];
+  includedPaths: readonly string[];
+  /** The version of the ignored and included paths; stored hashes name the one they were made under. */
+  hashVersion: number;
   pathFilter: PathFilter | null;
 }
 
@@ -16,7 +19,9 @@ export function toServiceConfig(row: ServiceRow): ServiceConfig {
     id: row.id,
     historyDepth: row.historyDepth,
     ignoredPaths: row.ignoredPaths,
-    pathFilter: compileIgnoredPaths(row.ignoredPaths),
+    includedPaths: row.includedPaths,
+    hashVersion: row.hashVersion,
+    pathFilter: compilePathFilter(row),
   };
 }
 
@@ -83,20 +88,16 @@ export class ServiceConfigCache {
     return pending;
   }
 
-  /** Keeps the cached object when nothing changed, so a hash taken with its ignored paths stays reusable. */
+  /** Keeps the cached object when nothing changed, so a hash taken with its path filter stays reusable. */
   private store(row: ServiceRow, now: number): ServiceConfig {
     const cached = this.entries.get(row.id)?.config;
-    const same =
-      cached !== undefined &&
-      cached.historyDepth === row.historyDepth &&
-      cached.ignoredPaths.length === row.ignoredPaths.length &&
-      cached.ignoredPaths.every((path, i) => path === row.ignoredPaths[i]);
+    const same = cached !== undefined && cached.historyDepth === row.historyDepth && cached.hashVersion === row.hashVersion;
     const config = same ? cached : toServiceConfig(row);
     this.entries.set(row.id, { config, loadedAt: now });
     return config;
   }
 
-  /** The cached ignored paths of a service, without a query; undefined when not cached. */
+  /** The cached path filter of a service, without a query; undefined when not cached. */
   peekFilter(id: string): PathFilter | null | undefined {
     const entry = this.entries.get(id);
     return entry && Date.now() - entry.loadedAt < this.ttlMs ? entry.config.pathFilter : undefined;

@@ -3,9 +3,13 @@ import type { RawStatement } from "@/db/raw";
 /**
  * One statement decides a set of checks with distinct keys.
  *
- * - `current` reads the committed state in the statement's snapshot: a key whose
+ * - `found` reads the committed state in the statement's snapshot: a key whose
  *   stored hash already equals the new one is a duplicate, and nothing is
  *   written or locked for it (no WAL, no commit flush).
+ * - Hashes are compared only when made under the same settings (`hash_version`).
+ *   A key stored under others is answered `stale` with their version, nothing
+ *   written; the engine asks again through the one-key function with the
+ *   payload hashed under those settings too (see decide.ts).
  * - Every other key goes through an upsert whose update fires only when the hash
  *   is distinct. The row lock of ON CONFLICT makes concurrent first checks
  *   linearizable: exactly one inserts; the others re-check the committed row.
@@ -38,29 +42,31 @@ pruned as (
 )`;
   return `
 with input as (
-  select ord::int as ord, service_id, message_id, decode(hash_hex, 'hex') as hash, payload, history_depth
-  from unnest($1::text[], $2::text[], $3::text[], $4::text[], $5::int[]) with ordinality
-    as i(service_id, message_id, hash_hex, payload, history_depth, ord)
+  select ord::int as ord, service_id, message_id, decode(hash_hex, 'hex') as hash, hash_version, payload, history_depth
+  from unnest($1::text[], $2::text[], $3::text[], $4::int[], $5::text[], $6::int[]) with ordinality
+    as i(service_id, message_id, hash_hex, hash_version, payload, history_depth, ord)
 ),
-unchanged as (
-  select i.ord, s.version, s.last_changed
+found as materialized (
+  select i.ord, s.version, s.last_changed, s.hash_version,
+    case when s.hash_version <> i.hash_version then 'stale' when s.hash = i.hash then 'duplicate' end as decision
   from input i join last_seen s on s.service_id = i.service_id and s.message_id = i.message_id
-  where s.hash = i.hash
 ),
 written as (
-  insert into last_seen as s (service_id, message_id, hash, version, first_seen, last_changed)
-  select i.service_id, i.message_id, i.hash, 1, now(), now()
+  insert into last_seen as s (service_id, message_id, hash, hash_version, version, first_seen, last_changed)
+  select i.service_id, i.message_id, i.hash, i.hash_version, 1, now(), now()
   from input i
-  where not exists (select 1 from unchanged u where u.ord = i.ord)
+  where not exists (select 1 from found f where f.ord = i.ord and f.decision is not null)
   order by i.service_id, i.message_id
   on conflict (service_id, message_id) do update
-    set hash = excluded.hash, previous_hash = s.hash, version = s.version + 1, last_changed = excluded.last_changed
-    where s.hash is distinct from excluded.hash
+    set hash = excluded.hash, hash_version = excluded.hash_version, previous_hash = s.hash,
+      previous_hash_version = s.hash_version, version = s.version + 1, last_changed = excluded.last_changed
+    where s.hash_version = excluded.hash_version and s.hash is distinct from excluded.hash
   returning s.service_id, s.message_id, s.version, s.last_changed
 )${withHistory ? history : ""}
-select u.ord, u.version, 'duplicate' as decision, u.last_changed from unchanged u
+select f.ord, f.version, f.decision, f.last_changed, f.hash_version as stored_hash_version from found f
+where f.decision is not null
 union all
-select i.ord, w.version, case when w.version = 1 then 'new' else 'changed' end, w.last_changed
+select i.ord, w.version, case when w.version = 1 then 'new' else 'changed' end, w.last_changed, i.hash_version
 from written w join input i on i.service_id = w.service_id and i.message_id = w.message_id
 `;
 }
@@ -72,15 +78,25 @@ export interface DecideRow {
   /** 1-based position of the item in the statement's input. */
   ord: number;
   version: number;
-  decision: "new" | "changed" | "duplicate";
+  /** `stale`: the key's hash was made under other hash settings (`stored_hash_version`); nothing was written. */
+  decision: "new" | "changed" | "duplicate" | "stale";
   /** When the stored version was accepted. */
   last_changed: Date | string;
+  /** The hash settings version the key's stored hash was made under. */
+  stored_hash_version: number;
 }
 
 export interface StatementItem {
   serviceId: string;
   messageId: string;
   hash: string;
+  /** The service's hash settings version `hash` was made under. */
+  hashVersion: number;
+  /**
+   * Asking again for a key stored under other settings: the payload hashed under those too.
+   * Equal to the stored hash is a duplicate (and the key moves to `hashVersion`).
+   */
+  stored?: { hash: string; hashVersion: number };
   /** The payload's JSON text, sent only when the service keeps history. */
   payloadText: string | null;
   historyDepth: number;
@@ -89,12 +105,13 @@ export interface StatementItem {
 export function decideStatement(items: readonly StatementItem[]): RawStatement {
   const keepsHistory = items.some((i) => i.historyDepth > 0);
   return {
-    name: keepsHistory ? "weir_last_seen_decide_v3" : "weir_last_seen_decide_lean_v3",
+    name: keepsHistory ? "weir_last_seen_decide_v4" : "weir_last_seen_decide_lean_v4",
     text: keepsHistory ? DECIDE_SQL : DECIDE_WITHOUT_HISTORY_SQL,
     values: [
       items.map((i) => i.serviceId),
       items.map((i) => i.messageId),
       items.map((i) => i.hash),
+      items.map((i) => i.hashVersion),
       items.map((i) => (i.historyDepth > 0 ? i.payloadText : null)),
       items.map((i) => i.historyDepth),
     ],
@@ -102,23 +119,34 @@ export function decideStatement(items: readonly StatementItem[]): RawStatement {
 }
 
 /**
- * One key's check as the routable function of migration 0009: the same rule as the
- * batch statement, in two statements that each name the key. On Citus it runs beside
- * the key's shard; no row back means a concurrent check committed the same hash.
+ * One key's check as the routable function of migration 0011: the same rule as the
+ * batch statement, in statements that each name the key, and the only one that takes
+ * `stored` (the second ask for a key stored under other settings). On Citus it runs
+ * beside the key's shard; no row back means a concurrent check committed the same hash.
  */
 export function decideOneStatement(item: StatementItem): RawStatement {
   return {
-    name: "weir_last_seen_decide_one_v2",
-    text: "select version, decision, last_changed from weir_last_seen_decide_v2($1, $2, decode($3, 'hex'), $4, $5)",
-    values: [item.serviceId, item.messageId, item.hash, item.historyDepth > 0 ? item.payloadText : null, item.historyDepth],
+    name: "weir_last_seen_decide_one_v3",
+    text: `select version, decision, last_changed, stored_hash_version
+      from weir_last_seen_decide_v3($1, $2, decode($3, 'hex'), $4, $5, $6, decode($7, 'hex'), $8)`,
+    values: [
+      item.serviceId,
+      item.messageId,
+      item.hash,
+      item.hashVersion,
+      item.historyDepth > 0 ? item.payloadText : null,
+      item.historyDepth,
+      item.stored?.hash ?? null,
+      item.stored?.hashVersion ?? null,
+    ],
   };
 }
 
 /** After a lost race the committed version is read in a fresh snapshot. */
 export function currentVersionStatement(serviceId: string, messageId: string): RawStatement {
   return {
-    name: "weir_last_seen_version_v2",
-    text: "select version, encode(hash, 'hex') as hash, last_changed from last_seen where service_id = $1 and message_id = $2",
+    name: "weir_last_seen_version_v3",
+    text: "select version, encode(hash, 'hex') as hash, hash_version, last_changed from last_seen where service_id = $1 and message_id = $2",
     values: [serviceId, messageId],
   };
 }

@@ -27,6 +27,26 @@ describe("services API", () => {
     expect((audit.rows as { action: string }[]).map((r) => r.action)).toEqual(["service.create", "service.update"]);
   });
 
+  it("hashes only the included paths, and counts each change of the paths as a hash settings version", async () => {
+    const id = uniqueId("svc");
+    const created = await api.request("PUT", `/api/v1/services/${id}`, { includedPaths: ["/order/total", "/order/id"] });
+    expect(created.body).toMatchObject({ includedPaths: ["/order/id", "/order/total"], ignoredPaths: [], hashVersion: 1 });
+    const check = (payload: unknown) => api.request("POST", "/api/v1/check", { serviceId: id, messageId: "m-1", payload });
+    expect((await check({ order: { id: 1, total: 5, note: "a" } })).body.decision).toBe("new");
+    expect((await check({ order: { id: 1, total: 5, note: "b" }, sentAt: "t2" })).body.decision).toBe("duplicate");
+    const widened = await api.request("PUT", `/api/v1/services/${id}`, { includedPaths: [] });
+    expect(widened.body).toMatchObject({ includedPaths: [], hashVersion: 2 });
+    // The key's hash was made under v1: compared under v1, the same order is still a duplicate.
+    const replay = await check({ order: { id: 1, total: 5, note: "c" } });
+    expect(replay.body).toMatchObject({ decision: "duplicate", version: 1 });
+    const detail = await api.request("GET", `/api/v1/services/${id}/keys/m-1`);
+    expect(detail.body.state).toMatchObject({ hashVersion: 2, version: 1 });
+    expect(detail.body.state).not.toHaveProperty("previousHash");
+    const bad = await api.request("PUT", `/api/v1/services/${id}`, { includedPaths: ["order"] });
+    expect(bad.status).toBe(400);
+    expect(bad.body.error.field).toBe("includedPaths[0]");
+  });
+
   it("refuses invalid settings with the field", async () => {
     const id = uniqueId("svc");
     const badPointer = await api.request("PUT", `/api/v1/services/${id}`, { ignoredPaths: ["meta/sentAt"] });

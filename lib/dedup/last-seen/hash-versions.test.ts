@@ -1,0 +1,117 @@
+import { sql } from "drizzle-orm";
+import { beforeAll, describe, expect, it } from "vitest";
+import { SYSTEM_ACTOR } from "@/lib/auth/actor";
+import { saveService } from "@/lib/services/save-service";
+import type { ServiceSettingsInput } from "@/lib/validation/services";
+import { createService } from "@/test/factories";
+import { createTestDatabase, type TestDatabase } from "@/test/test-db";
+import { check } from "./check";
+import { runReset, runUndo } from "@/lib/reset/run-reset";
+import { startReset } from "@/lib/reset/start-reset";
+import { undoReset } from "@/lib/reset/undo-reset";
+import { revertCheck } from "./revert";
+
+let store: TestDatabase;
+beforeAll(async () => {
+  store = await createTestDatabase();
+});
+
+const ORDER = { amount: "10.00", status: "paid", meta: { sentAt: "t1", traceId: "a" } };
+
+async function stored(serviceId: string, messageId: string) {
+  const { rows } = await store.db.execute<{ version: number; hash: string; hash_version: number; previous_hash_version: number | null; xmin: string }>(
+    sql`select version::int, encode(hash, 'hex') as hash, hash_version, previous_hash_version, xmin::text
+        from last_seen where service_id = ${serviceId} and message_id = ${messageId}`,
+  );
+  return rows[0];
+}
+
+const settle = (serviceId: string, input: ServiceSettingsInput) => saveService({ db: store.db, actor: SYSTEM_ACTOR, id: serviceId, input });
+const decide = (serviceId: string, messageId: string, payload: unknown) => check(store.db, { serviceId, messageId, payload });
+
+describe("hash settings versions", () => {
+  it("keep an unchanged payload a duplicate across a settings change, and move the key to the new settings once", async () => {
+    const serviceId = await createService(store.db);
+    expect((await decide(serviceId, "o-1", ORDER)).decision).toBe("new");
+    const { service } = await settle(serviceId, { includedPaths: ["/amount", "/status"] });
+    expect(service.hashVersion).toBe(2);
+
+    const again = await decide(serviceId, "o-1", ORDER);
+    expect(again).toMatchObject({ decision: "duplicate", version: 1, hashVersion: 2 });
+    const upgraded = await stored(serviceId, "o-1");
+    expect(upgraded).toMatchObject({ version: 1, hash: again.hash, hash_version: 2 });
+
+    // Now compared under the current settings alone: nothing is written any more.
+    expect((await decide(serviceId, "o-1", { ...ORDER, meta: { sentAt: "t2" } })).decision).toBe("duplicate");
+    expect((await stored(serviceId, "o-1"))!.xmin).toBe(upgraded!.xmin);
+  });
+
+  it("compare a key stored under older settings under those settings", async () => {
+    const serviceId = await createService(store.db, { ignoredPaths: ["/meta"] });
+    await decide(serviceId, "o-1", ORDER);
+    await decide(serviceId, "o-2", ORDER);
+    await settle(serviceId, { ignoredPaths: [] });
+    // Unchanged under the settings that stored it (meta was not hashed then): a duplicate.
+    expect((await decide(serviceId, "o-1", { ...ORDER, meta: { sentAt: "t9" } })).decision).toBe("duplicate");
+    // A field both settings hash changed: a change, stored under the current settings.
+    const changed = await decide(serviceId, "o-2", { ...ORDER, status: "refunded" });
+    expect(changed).toMatchObject({ decision: "changed", version: 2, hashVersion: 2 });
+    expect(await stored(serviceId, "o-2")).toMatchObject({ hash_version: 2, previous_hash_version: 1 });
+    // From now on meta counts.
+    expect((await decide(serviceId, "o-1", { ...ORDER, meta: { sentAt: "t10" } })).decision).toBe("changed");
+  });
+
+  it("hash only the included paths", async () => {
+    const serviceId = await createService(store.db, { includedPaths: ["/amount"], ignoredPaths: ["/meta/sentAt"] });
+    expect((await decide(serviceId, "o-1", ORDER)).decision).toBe("new");
+    expect((await decide(serviceId, "o-1", { ...ORDER, status: "refunded", meta: {} })).decision).toBe("duplicate");
+    expect((await decide(serviceId, "o-1", { ...ORDER, amount: "11.00" })).decision).toBe("changed");
+  });
+
+  it("answer concurrent first checks after a change the same, with one upgrade", async () => {
+    const serviceId = await createService(store.db);
+    await decide(serviceId, "o-1", ORDER);
+    await settle(serviceId, { ignoredPaths: ["/meta/traceId"] });
+    const answers = await Promise.all(Array.from({ length: 8 }, () => decide(serviceId, "o-1", ORDER)));
+    expect(new Set(answers.map((a) => `${a.decision}@${a.version}`))).toEqual(new Set(["duplicate@1"]));
+    expect(await stored(serviceId, "o-1")).toMatchObject({ version: 1, hash_version: 2 });
+  });
+
+  it("count only a real change of the paths as a new version", async () => {
+    const serviceId = await createService(store.db, { ignoredPaths: ["/b", "/a"] });
+    const { service } = await settle(serviceId, { ignoredPaths: ["/a", "/b", "/a"], historyDepth: 3 });
+    expect(service).toMatchObject({ hashVersion: 1, ignoredPaths: ["/a", "/b"], historyDepth: 3 });
+    const { rows } = await store.db.execute(sql`select hash_version from service_hash_settings where service_id = ${serviceId}`);
+    expect(rows).toEqual([{ hash_version: 1 }]);
+  });
+
+  it("revert a change made across a settings change to the hash and settings it replaced", async () => {
+    const serviceId = await createService(store.db);
+    await decide(serviceId, "o-1", ORDER);
+    await settle(serviceId, { includedPaths: ["/status"] });
+    const changed = await decide(serviceId, "o-1", { ...ORDER, status: "refunded" });
+    expect(changed.decision).toBe("changed");
+    await revertCheck({ db: store.db, actor: SYSTEM_ACTOR, input: { serviceId, messageId: "o-1", version: changed.version } });
+    expect(await stored(serviceId, "o-1")).toMatchObject({ version: 1, hash_version: 1, previous_hash_version: null });
+    // The replay of the original is compared under the settings that stored it.
+    expect((await decide(serviceId, "o-1", ORDER)).decision).toBe("duplicate");
+  });
+
+  it("keep each key's settings version through a reset and its undo", async () => {
+    const serviceId = await createService(store.db);
+    await decide(serviceId, "o-1", ORDER);
+    await settle(serviceId, { includedPaths: ["/amount"] });
+    await decide(serviceId, "o-2", ORDER);
+    const selection = { kind: "last_seen" as const, subject: serviceId, mode: "filter" as const, prefix: "o-" };
+    const operator = { id: "ops@example.com", role: "operator" as const };
+    const started = await startReset({ db: store.db, actor: operator, input: { selection, reason: "replay" } });
+    await runReset(store.db, started.id);
+    expect(await stored(serviceId, "o-1")).toBeUndefined();
+    await undoReset({ db: store.db, actor: operator, input: { batchId: started.id, reason: "replay cancelled" } });
+    await runUndo(store.db, started.id);
+    expect(await stored(serviceId, "o-1")).toMatchObject({ hash_version: 1 });
+    expect(await stored(serviceId, "o-2")).toMatchObject({ hash_version: 2 });
+    expect((await decide(serviceId, "o-1", { ...ORDER, status: "void" })).decision).toBe("changed");
+    expect((await decide(serviceId, "o-2", { ...ORDER, status: "void" })).decision).toBe("duplicate");
+  });
+});
