@@ -24,7 +24,7 @@ export function DiffTable({ entries }: { entries: DiffEntry[] }) {
                 <code>{entry.path ? <VisibleText text={entry.path} /> : "(whole payload)"}</code>
               </td>
               <td>
-                <Badge tone={entry.kind} /> {entry.ignored ? <Badge tone="ignored">ignored path</Badge> : null}
+                <Badge tone={entry.kind} /> {entry.ignored ? <Badge tone="ignored">not hashed</Badge> : null}
               </td>
               <td className="break">
                 <code>

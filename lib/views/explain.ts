@@ -16,6 +16,8 @@ export interface Explanation {
   serviceId: string;
   messageId: string;
   ignoredPaths: string[];
+  /** When not empty, the only paths hashed. */
+  includedPaths: string[];
   /** Ignored paths found in the payload, stripped before hashing. */
   ignoredPresent: string[];
   canonical: string;
@@ -53,6 +55,7 @@ export async function explainCheck({ db, actor, input }: { db: DbOrTx; actor: Ac
     serviceId,
     messageId,
     ignoredPaths: service.ignoredPaths,
+    includedPaths: service.includedPaths,
     ignoredPresent: presentPaths(tree, service.ignoredPaths),
     canonical: canonical ?? "",
     hash,

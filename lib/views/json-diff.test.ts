@@ -1,7 +1,8 @@
 import { describe, expect, it } from "vitest";
 import { CanonicalJsonError } from "@/lib/dedup/canonical/errors";
+import { compilePathFilter } from "@/lib/dedup/canonical/path-filter";
 import { parseExactJson, renderExactJson } from "./exact-json";
-import { diffPayloads, presentPaths } from "./json-diff";
+import { diffExact, diffPayloads, presentPaths } from "./json-diff";
 
 describe("diffPayloads", () => {
   it("reports nothing for payloads that differ only in field order and whitespace", () => {
@@ -44,6 +45,16 @@ describe("diffPayloads", () => {
       ["/meta/trace/id", true],
       ["/a~1b", false],
       ["/t~0", false],
+    ]);
+  });
+
+  it("marks changes outside the included paths as not hashed", () => {
+    const filter = compilePathFilter({ includedPaths: ["/order/total"], ignoredPaths: [] });
+    const entries = diffExact(parseExactJson('{"order":{"total":1,"note":"a"},"at":1}'), parseExactJson('{"order":{"total":2,"note":"b"},"at":2}'), filter);
+    expect(entries.map((e) => [e.path, e.ignored])).toEqual([
+      ["/order/total", false],
+      ["/order/note", true],
+      ["/at", true],
     ]);
   });
 

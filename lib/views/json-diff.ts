@@ -10,7 +10,7 @@ export interface DiffEntry {
   kind: DiffKind;
   before?: string;
   after?: string;
-  /** Under an ignored path: the change does not affect the hash. */
+  /** Left out of the hash (an ignored path, or outside the included ones): the change does not affect it. */
   ignored: boolean;
 }
 
@@ -63,7 +63,9 @@ function descend(
   ignored: boolean,
 ): [string, PathFilter | null, boolean] {
   const child = trie?.children.get(token) ?? null;
-  return [`${path}/${escapePointerToken(token)}`, child, ignored || child?.ignored === true];
+  // Left out of the hash: under an ignored path, or outside every included one.
+  const dropped = child === null ? trie?.keepsOnlyListed === true : child.ignored;
+  return [`${path}/${escapePointerToken(token)}`, child, ignored || dropped];
 }
 
 /** Diffs two stored payload texts under a service's ignored paths. */

@@ -20,7 +20,7 @@ export interface KeyBrowserRow {
 }
 
 export interface KeyBrowserData {
-  service: Pick<ServiceRow, "id" | "displayName" | "ignoredPaths" | "historyDepth">;
+  service: Pick<ServiceRow, "id" | "displayName" | "ignoredPaths" | "includedPaths" | "hashVersion" | "historyDepth">;
   filters: KeyBrowserQuery | null;
   fieldErrors: Record<string, string[]>;
   /** The filters as the URL gave them, for a form that keeps a bad value in place. */
@@ -54,6 +54,8 @@ export async function loadKeyBrowser(
     id: service.id,
     displayName: service.displayName,
     ignoredPaths: service.ignoredPaths,
+    includedPaths: service.includedPaths,
+    hashVersion: service.hashVersion,
     historyDepth: service.historyDepth,
   };
   const raw = rawValues(params, KEY_FILTER_NAMES);

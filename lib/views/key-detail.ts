@@ -2,7 +2,7 @@ import { findKeyState, listKeyVersions } from "@/db/queries/keys";
 import { findService } from "@/db/queries/services";
 import type { DbOrTx } from "@/db/types";
 import { CanonicalJsonError } from "@/lib/dedup/canonical/errors";
-import { compileIgnoredPaths } from "@/lib/dedup/canonical/path-filter";
+import { compilePathFilter, type HashSettings } from "@/lib/dedup/canonical/path-filter";
 import { parseExactJson, type ExactJson } from "./exact-json";
 import { diffExact, presentPaths, type DiffEntry } from "./json-diff";
 
@@ -16,8 +16,9 @@ export interface KeyVersionView {
 }
 
 export interface KeyDetail {
-  service: { id: string; displayName: string; ignoredPaths: string[]; historyDepth: number };
-  state: { messageId: string; hash: string; version: number; firstSeen: string; lastChanged: string };
+  service: { id: string; displayName: string; ignoredPaths: string[]; includedPaths: string[]; hashVersion: number; historyDepth: number };
+  /** `hashVersion`: the service's hash settings the key's hash was made under (moved to the current ones at its next check). */
+  state: { messageId: string; hash: string; hashVersion: number; version: number; firstSeen: string; lastChanged: string };
   versions: KeyVersionView[];
   diff: { from: number; to: number; entries: DiffEntry[] } | { from: number; to: number; error: string } | null;
 }
@@ -60,17 +61,20 @@ export async function loadKeyDetail(
       id: service.id,
       displayName: service.displayName,
       ignoredPaths: service.ignoredPaths,
+      includedPaths: service.includedPaths,
+      hashVersion: service.hashVersion,
       historyDepth: service.historyDepth,
     },
     state: {
       messageId: state.messageId,
       hash: state.hash,
+      hashVersion: state.hashVersion,
       version: state.version,
       firstSeen: state.firstSeen.toISOString(),
       lastChanged: state.lastChanged.toISOString(),
     },
     versions: views,
-    diff: pickDiff(trees, views, compare, service.ignoredPaths),
+    diff: pickDiff(trees, views, compare, service),
   };
 }
 
@@ -78,7 +82,7 @@ function pickDiff(
   trees: Map<number, ExactJson | Error>,
   versions: KeyVersionView[],
   compare: { from?: number; to?: number },
-  ignoredPaths: string[],
+  settings: HashSettings,
 ): KeyDetail["diff"] {
   if (versions.length < 2) return null;
   // A version that is not kept (or never existed) becomes the nearest kept one, so the heading, the
@@ -89,7 +93,7 @@ function pickDiff(
   const b = trees.get(to);
   if (a === undefined || b === undefined) return { from, to, error: "that version is no longer kept" };
   if (a instanceof Error || b instanceof Error) return { from, to, error: "a stored payload could not be read as JSON" };
-  return { from, to, entries: diffExact(a, b, compileIgnoredPaths(ignoredPaths)) };
+  return { from, to, entries: diffExact(a, b, compilePathFilter(settings)) };
 }
 
 function nearestKept(versions: KeyVersionView[], wanted: number): number {

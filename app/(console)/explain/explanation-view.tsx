@@ -22,6 +22,11 @@ export function ExplanationView({ explanation: e }: { explanation: Explanation }
           <p className="small">
             Hash <code className="break" data-testid="explain-hash">{e.hash}</code>
           </p>
+          {e.includedPaths.length ? (
+            <p className="small">
+              Only these paths are hashed: <code>{e.includedPaths.join(", ")}</code>
+            </p>
+          ) : null}
           <p className="small">
             Ignored paths stripped: {e.ignoredPresent.length ? <code>{e.ignoredPresent.join(", ")}</code> : <span className="muted">none present</span>}
             {e.ignoredPaths.length ? <span className="muted"> (service ignores {e.ignoredPaths.join(", ")})</span> : null}

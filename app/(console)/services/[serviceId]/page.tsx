@@ -51,7 +51,13 @@ export default async function KeyBrowserPage({
         description={
           <>
             <code>{service.id}</code> · {service.historyDepth === 0 ? "keeps hashes only" : `keeps ${service.historyDepth} payload versions per key`} ·
-            ignored paths: {service.ignoredPaths.length ? <code>{service.ignoredPaths.join(", ")}</code> : "none"}
+            {service.includedPaths.length ? (
+              <>
+                hashes only <code>{service.includedPaths.join(", ")}</code> ·{" "}
+              </>
+            ) : null}
+            ignored paths: {service.ignoredPaths.length ? <code>{service.ignoredPaths.join(", ")}</code> : "none"} · hash settings v
+            {service.hashVersion}
           </>
         }
         actions={

@@ -97,15 +97,32 @@ export default async function KeyDetailPage({
         </div>
       </div>
       <section className="panel" style={{ marginTop: "1rem" }}>
-        <h2>Ignored paths</h2>
-        {service.ignoredPaths.length === 0 ? (
-          <p className="muted small">None: every field of the payload counts towards the hash.</p>
-        ) : (
-          <p className="small">
-            Stripped before hashing (current settings): <code>{service.ignoredPaths.join(", ")}</code>. Each version below says which of them it
-            contained; changes under them show as “ignored path” in the diff.
-          </p>
-        )}
+        <h2>What is hashed</h2>
+        <p className="small">
+          {service.includedPaths.length === 0 ? (
+            "The whole payload"
+          ) : (
+            <>
+              Only <code>{service.includedPaths.join(", ")}</code>
+            </>
+          )}
+          {service.ignoredPaths.length === 0 ? (
+            ", no path ignored."
+          ) : (
+            <>
+              , without <code>{service.ignoredPaths.join(", ")}</code> (each version below says which of these it contained).
+            </>
+          )}{" "}
+          Changes to anything else show as “not hashed” in the diff. These are the service’s hash settings v{service.hashVersion}
+          {state.hashVersion === service.hashVersion ? (
+            ", which this key’s hash was made under."
+          ) : (
+            <>
+              ; this key’s hash was made under v{state.hashVersion}, so its next check compares the payload under those settings (then
+              moves the key to v{service.hashVersion}).
+            </>
+          )}
+        </p>
       </section>
       <section className="panel">
         <h2>Diff between versions</h2>
