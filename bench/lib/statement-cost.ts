@@ -1,5 +1,5 @@
 /**
- * The loop of the statement-cost benches (bench/check-why-cost.ts, bench/claim-why-cost.ts): a
+ * The loop of the statement-cost benches (bench/check-statement-cost.ts, bench/claim-why-cost.ts): a
  * statement's form now against its form before a migration, on one database, in alternating
  * rounds of fixed length, each driven by a few connections sending back to back.
  */
