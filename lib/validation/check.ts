@@ -28,6 +28,7 @@ export const checkResponseSchema = z.object({
   decision: decisionSchema,
   version: z.number().int().describe("Version of the stored state after this check"),
   hash: hashSchema,
+  hashVersion: z.number().int().describe("The service's hash settings version (ignored and included paths) `hash` was made under"),
   acceptedAt: z
     .string()
     .describe("ISO 8601: when the stored version was accepted. For a duplicate, what it matched: version `version`, accepted then"),
