@@ -6,6 +6,7 @@ export const DEMO_SERVICES = [
     id: "orders-projection",
     displayName: "Orders read model",
     ignoredPaths: ["/meta/sentAt", "/meta/traceId"],
+    includedPaths: [],
     historyDepth: 10,
     project: (o: Order, sentAt: string) => ({
       orderId: o.id,
@@ -19,6 +20,7 @@ export const DEMO_SERVICES = [
     id: "search-indexer",
     displayName: "Search index adapter",
     ignoredPaths: ["/indexedAt"],
+    includedPaths: [],
     historyDepth: 5,
     project: (o: Order, sentAt: string) => ({ id: o.id, customer: o.customer.name, status: o.status, indexedAt: sentAt }),
   },
@@ -26,6 +28,7 @@ export const DEMO_SERVICES = [
     id: "crm-sync",
     displayName: "CRM customer sync",
     ignoredPaths: [],
+    includedPaths: [],
     historyDepth: 5,
     project: (o: Order) => ({ customer: { email: o.customer.email, tier: o.customer.tier } }),
   },
@@ -33,7 +36,13 @@ export const DEMO_SERVICES = [
     id: "billing-adapter",
     displayName: "Billing adapter",
     ignoredPaths: [],
+    // The event carries the whole order; only the invoice decides whether billing has work to do.
+    includedPaths: ["/invoice"],
     historyDepth: 0,
-    project: (o: Order) => ({ invoice: { order: o.id, amount: total(o), currency: o.currency } }),
+    project: (o: Order, sentAt: string) => ({
+      invoice: { order: o.id, amount: total(o), currency: o.currency },
+      order: { status: o.status, items: o.items.length },
+      emittedAt: sentAt,
+    }),
   },
 ] as const;

@@ -39,8 +39,8 @@ async function sendChecks(base: string, token: string, items: unknown[]): Promis
 /** `token` is the all-scopes demo token that lib/auth/bootstrap.ts creates at start. */
 export async function seedDemo(base: string, token: string, seed = 42): Promise<Order[]> {
   for (const service of DEMO_SERVICES) {
-    const { id, displayName, ignoredPaths, historyDepth } = service;
-    await post(base, token, `/api/v1/services/${id}`, { displayName, ignoredPaths: [...ignoredPaths], historyDepth }, "PUT");
+    const { id, displayName, ignoredPaths, includedPaths, historyDepth } = service;
+    await post(base, token, `/api/v1/services/${id}`, { displayName, ignoredPaths: [...ignoredPaths], includedPaths: [...includedPaths], historyDepth }, "PUT");
   }
   const rnd = seededRandom(seed);
   let orders = Array.from({ length: 150 }, (_, n) => newOrder(n + 1, rnd));
