@@ -39,3 +39,28 @@ test("open a key and read the field-level diff between two of its versions", asy
   await expect(page.locator("img[src=x]")).toHaveCount(0);
   await page.screenshot({ path: "test-results/key-detail.png", fullPage: true });
 });
+
+test("a key stored before its service's hash settings changed says so, and its replay stays a duplicate", async ({ page, request }) => {
+  const serviceId = uniqueId("e2e-hashver");
+  await registerService(request, serviceId, { historyDepth: 2 });
+  const order = { order: { id: 7, total: 10 }, sentAt: "t1" };
+  await checkAll(request, [{ serviceId, messageId: "order/7", payload: order }]);
+  await registerService(request, serviceId, { historyDepth: 2, includedPaths: ["/order"] });
+
+  await page.goto(`/services/${serviceId}`);
+  await expect(page.getByText("hashes only /order")).toBeVisible();
+  await page.getByRole("link", { name: "order/7" }).click();
+  const hashed = page.getByRole("region", { name: "What is hashed" });
+  await expect(hashed).toContainText("Only /order");
+  await expect(hashed).toContainText("this key’s hash was made under v1");
+
+  // The same event again: compared under v1, a duplicate; the key moves to v2, which leaves sentAt out.
+  const [replay, resent] = await checkAll(request, [
+    { serviceId, messageId: "order/7", payload: order },
+    { serviceId, messageId: "order/7", payload: { ...order, sentAt: "t2" } },
+  ]);
+  expect(replay).toMatchObject({ decision: "duplicate", version: 1, hashVersion: 2 });
+  expect(resent).toMatchObject({ decision: "duplicate", version: 1 });
+  await page.reload();
+  await expect(hashed).toContainText("which this key’s hash was made under");
+});

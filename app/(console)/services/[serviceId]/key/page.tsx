@@ -96,8 +96,8 @@ export default async function KeyDetailPage({
           </div>
         </div>
       </div>
-      <section className="panel" style={{ marginTop: "1rem" }}>
-        <h2>What is hashed</h2>
+      <section className="panel" style={{ marginTop: "1rem" }} aria-labelledby="what-is-hashed">
+        <h2 id="what-is-hashed">What is hashed</h2>
         <p className="small">
           {service.includedPaths.length === 0 ? (
             "The whole payload"
