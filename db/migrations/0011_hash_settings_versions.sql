@@ -18,6 +18,8 @@ ON CONFLICT DO NOTHING;--> statement-breakpoint
 -- A constant default: PostgreSQL 11+ adds the column without rewriting the table.
 ALTER TABLE "last_seen" ADD COLUMN IF NOT EXISTS "hash_version" integer DEFAULT 1 NOT NULL;--> statement-breakpoint
 ALTER TABLE "last_seen" ADD COLUMN IF NOT EXISTS "previous_hash_version" integer;--> statement-breakpoint
+-- When the replaced hash was accepted, so a revert restores that too (a duplicate's "why" stays true).
+ALTER TABLE "last_seen" ADD COLUMN IF NOT EXISTS "previous_last_changed" timestamp with time zone;--> statement-breakpoint
 ALTER TABLE "reset_rows" ADD COLUMN IF NOT EXISTS "hash_version" integer;--> statement-breakpoint
 -- The one-key check, now comparing hashes of one settings version only. A key stored under other
 -- settings is answered `stale` with that version (nothing written); the caller hashes the payload
@@ -60,7 +62,8 @@ BEGIN
   VALUES (p_service_id, p_message_id, p_hash, p_hash_version, 1, now(), now())
   ON CONFLICT (service_id, message_id) DO UPDATE
     SET hash = excluded.hash, hash_version = excluded.hash_version, previous_hash = s.hash,
-      previous_hash_version = s.hash_version, version = s.version + 1, last_changed = excluded.last_changed
+      previous_hash_version = s.hash_version, previous_last_changed = s.last_changed, version = s.version + 1,
+      last_changed = excluded.last_changed
     WHERE (s.hash_version = excluded.hash_version AND s.hash IS DISTINCT FROM excluded.hash)
        OR (s.hash_version = p_old_version AND s.hash IS DISTINCT FROM p_old_hash)
   RETURNING s.version, s.last_changed INTO v_version, v_changed;

@@ -20,6 +20,7 @@ export const lastSeen = pgTable(
     /** The service's hash settings version the hash was made under (service_hash_settings). */
     hashVersion: integer("hash_version").notNull().default(1),
     previousHashVersion: integer("previous_hash_version"),
+    previousLastChanged: timestamp("previous_last_changed", { withTimezone: true }),
     version: bigint("version", { mode: "number" }).notNull(),
     firstSeen: timestamp("first_seen", { withTimezone: true }).notNull().defaultNow(),
     lastChanged: timestamp("last_changed", { withTimezone: true }).notNull().defaultNow(),

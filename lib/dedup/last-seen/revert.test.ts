@@ -42,6 +42,17 @@ describe("why a check was a duplicate", () => {
     expect(again).toMatchObject({ decision: "duplicate", version: 2, acceptedAt: changed.acceptedAt });
   });
 
+  it("a reverted change gives the restored version back its acceptance time", async () => {
+    const serviceId = await createService(store.db);
+    const first = await check(store.db, { serviceId, messageId: "wr", payload: { a: 1 } });
+    await new Promise((resolve) => setTimeout(resolve, 20));
+    const changed = await check(store.db, { serviceId, messageId: "wr", payload: { a: 2 } });
+    expect(changed.acceptedAt.getTime()).toBeGreaterThan(first.acceptedAt.getTime());
+    await revert(serviceId, "wr", changed.version);
+    const replay = await check(store.db, { serviceId, messageId: "wr", payload: { a: 1 } });
+    expect(replay).toMatchObject({ decision: "duplicate", version: 1, acceptedAt: first.acceptedAt });
+  });
+
   it("batch answers carry it too, duplicates inside one batch included", async () => {
     const serviceId = await createService(store.db, { historyDepth: 2 });
     const [a, b, c] = await checkMany(store.db, [

@@ -31,11 +31,13 @@ delete from last_seen where service_id = $1 and message_id = $2 and version = 1
 returning null::bigint as version, null::text as hash
 `;
 
-// The restored version counts as accepted now: when it was first accepted is not kept. A hash kept
-// before hash versions existed (migration 0011) was made under the first settings.
+// The restored version keeps when it was accepted. A hash replaced before migration 0011 was made
+// under the first hash settings, and when it was accepted was not kept: the reverted change's time
+// stands in (Citus refuses now() beside a column in an UPDATE).
 const REVERT_CHANGE_SQL = `
 update last_seen s set hash = s.previous_hash, hash_version = coalesce(s.previous_hash_version, 1), previous_hash = null,
-  previous_hash_version = null, version = s.version - 1, last_changed = now()
+  previous_hash_version = null, version = s.version - 1, last_changed = coalesce(s.previous_last_changed, s.last_changed),
+  previous_last_changed = null
 where s.service_id = $1 and s.message_id = $2 and s.version = $3 and s.previous_hash is not null
 returning s.version, encode(s.hash, 'hex') as hash
 `;
@@ -52,7 +54,7 @@ export function revertStatements(input: RevertInput): { swap: RawStatement; drop
     swap:
       input.version === 1
         ? { name: "weir_last_seen_revert_new_v1", text: REVERT_NEW_SQL, values: key }
-        : { name: "weir_last_seen_revert_change_v2", text: REVERT_CHANGE_SQL, values: [...key, input.version] },
+        : { name: "weir_last_seen_revert_change_v3", text: REVERT_CHANGE_SQL, values: [...key, input.version] },
     dropHistory: { name: "weir_last_seen_revert_history_v1", text: DROP_HISTORY_SQL, values: [...key, input.version] },
     state: { name: "weir_last_seen_revert_state_v1", text: STATE_SQL, values: key },
   };

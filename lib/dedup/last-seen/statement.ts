@@ -59,7 +59,8 @@ written as (
   order by i.service_id, i.message_id
   on conflict (service_id, message_id) do update
     set hash = excluded.hash, hash_version = excluded.hash_version, previous_hash = s.hash,
-      previous_hash_version = s.hash_version, version = s.version + 1, last_changed = excluded.last_changed
+      previous_hash_version = s.hash_version, previous_last_changed = s.last_changed, version = s.version + 1,
+      last_changed = excluded.last_changed
     where s.hash_version = excluded.hash_version and s.hash is distinct from excluded.hash
   returning s.service_id, s.message_id, s.version, s.last_changed
 )${withHistory ? history : ""}
