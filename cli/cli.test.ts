@@ -60,7 +60,7 @@ describe("weir CLI", () => {
   it("prints help with every command, and exits 2 on bad usage", async () => {
     const help = await weir(["--help"]);
     expect(help.code).toBe(0);
-    for (const command of ["migrate", "reset", "export", "cleanup", "users", "tokens", "simulate"]) expect(help.stdout).toContain(command);
+    for (const command of ["migrate", "services", "reset", "export", "cleanup", "users", "tokens", "simulate"]) expect(help.stdout).toContain(command);
     expect(help.stdout).toContain("Exit codes");
     const unknown = await weir(["frobnicate"]);
     expect(unknown.code).toBe(2);
@@ -149,6 +149,27 @@ describe("weir CLI", () => {
     expect(Number(/\((\d+) window records/.exec(run.stdout)![1])).toBeGreaterThanOrEqual(120);
     expect(await count(sql`select count(*)::int as n from window_records where consumer_group = 'cli-cleanup'`)).toBe(0);
     expect((await weir(["cleanup", "--batch-size", "0"])).code).toBe(2);
+  });
+
+  it("registers a service and changes what it hashes, keeping what was not given", async () => {
+    const id = `cli-svc-${Date.now()}`;
+    const created = await weir(["services", "set", id, "--include", "/order,/customer/id", "--history-depth", "3", "--actor", "root"]);
+    expect(created.code).toBe(0);
+    expect(created.stderr).toContain(`registered ${id}: hash settings v1, included: /customer/id, /order, ignored: none, history 3`);
+    await checkMany(store.db, [{ serviceId: id, messageId: "o-1", payload: { order: { id: 1 }, sentAt: "t1" } }]);
+
+    const changed = await weir(["services", "set", id, "--ignore", "/order/updatedAt", "--json"]);
+    expect(JSON.parse(changed.stdout)).toMatchObject({ hashVersion: 2, includedPaths: ["/customer/id", "/order"], ignoredPaths: ["/order/updatedAt"], historyDepth: 3 });
+    const [replay] = await checkMany(store.db, [{ serviceId: id, messageId: "o-1", payload: { order: { id: 1 }, sentAt: "t2" } }]);
+    // This process cached the service's v1 settings before the CLI changed them: still a duplicate.
+    expect(replay).toMatchObject({ decision: "duplicate", version: 1 });
+
+    const listed = await weir(["services", "list"]);
+    expect(listed.stdout).toContain(`${id}\thash settings v2\tincluded: /customer/id, /order\tignored: /order/updatedAt\thistory 3`);
+    expect((await weir(["services", "set", id, "--include", "order"])).code).toBe(2);
+    expect((await weir(["services", "set", id, "--include", "/a", "--clear-included"])).code).toBe(2);
+    const audit = await count(sql`select count(*)::int as n from audit_log where target = ${`service:${id}`}`);
+    expect(audit).toBe(2);
   });
 
   it("creates users and tokens through the access-control verbs", async () => {

@@ -1,0 +1,44 @@
+import { findService } from "@/db/queries/services";
+import { getServices } from "@/lib/services/read-services";
+import { saveService } from "@/lib/services/save-service";
+import type { SetServiceOptions } from "../commands/services";
+import { CliError, EXIT } from "../exit-codes";
+import type { GlobalOptions } from "../main";
+import { cliActor, withStore } from "../store";
+
+const list = (paths: readonly string[]) => (paths.length ? paths.join(", ") : "none");
+
+export async function runListServices(options: { json?: boolean }, globals: GlobalOptions): Promise<void> {
+  await withStore({ databaseUrl: globals.databaseUrl }, async ({ db }) => {
+    for (const s of await getServices(db)) {
+      if (options.json) console.log(JSON.stringify(s));
+      else console.log(`${s.id}\thash settings v${s.hashVersion}\tincluded: ${list(s.includedPaths)}\tignored: ${list(s.ignoredPaths)}\thistory ${s.historyDepth}`);
+    }
+  });
+}
+
+/** The settings verb (the same one PUT /api/v1/services/:id calls), with what was not given kept as stored. */
+export async function runSetService(id: string, options: SetServiceOptions, globals: GlobalOptions): Promise<void> {
+  if (options.clearIgnored && options.ignore) throw new CliError("--ignore and --clear-ignored contradict each other", EXIT.usage);
+  if (options.clearIncluded && options.include) throw new CliError("--include and --clear-included contradict each other", EXIT.usage);
+  await withStore({ databaseUrl: globals.databaseUrl }, async ({ db }) => {
+    const current = await findService(db, id);
+    const { service, created } = await saveService({
+      db,
+      actor: cliActor(options.actor),
+      id,
+      input: {
+        displayName: options.displayName ?? current?.displayName,
+        ignoredPaths: options.clearIgnored ? [] : (options.ignore ?? current?.ignoredPaths ?? []),
+        includedPaths: options.clearIncluded ? [] : (options.include ?? current?.includedPaths ?? []),
+        historyDepth: options.historyDepth ?? current?.historyDepth ?? 0,
+      },
+    });
+    if (options.json) return console.log(JSON.stringify(service));
+    const bumped = current !== undefined && service.hashVersion !== current.hashVersion;
+    console.error(
+      `${created ? "registered" : "saved"} ${service.id}: hash settings v${service.hashVersion}${bumped ? ` (was v${current.hashVersion})` : ""}, ` +
+        `included: ${list(service.includedPaths)}, ignored: ${list(service.ignoredPaths)}, history ${service.historyDepth}`,
+    );
+  });
+}
