@@ -1,3 +1,4 @@
+import { cache } from "react";
 import { getDb } from "@/db/client";
 import { ForbiddenError, UnauthorizedError } from "@/lib/errors";
 import type { Actor } from "./actor";
@@ -15,7 +16,19 @@ import { sessionActor } from "./session-actor";
  * `requireRecentSignIn` (lib/auth/recent-sign-in.ts).
  */
 export async function getConsoleActor(): Promise<Actor | null> {
-  return sessionActor(await getDb(), await requestHeaders());
+  return actorOfRequest(await requestHeaders());
+}
+
+/**
+ * One session lookup per page render: the root layout's session bar and the page both ask, and
+ * each lookup is two store reads through Better Auth. React's cache lives for one server render;
+ * server actions (which may sign out) and explicit header scopes always look up afresh.
+ */
+const sessionActorOfRender = cache(async (): Promise<Actor | null> => sessionActor(await getDb(), await requestHeaders()));
+
+async function actorOfRequest(headers: Headers): Promise<Actor | null> {
+  if (headers.has("next-action") || inExplicitScope()) return sessionActor(await getDb(), headers);
+  return sessionActorOfRender();
 }
 
 /** Refuses a server action whose Origin is missing, null or another site's (see origin.ts). */
@@ -28,7 +41,7 @@ export async function requireConsoleActor(permission: Permission): Promise<Actor
   const headers = await requestHeaders();
   // Server actions carry Next-Action; pages (plain GETs) carry no Origin to check.
   if (headers.has("next-action")) await assertSameOrigin(headers);
-  const actor = await sessionActor(await getDb(), headers);
+  const actor = await actorOfRequest(headers);
   if (!actor) {
     // A page whose session expired (the proxy only sees that a cookie exists) goes to sign-in;
     // actions and fetches of console route handlers get a typed error (401) instead.
