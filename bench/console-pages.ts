@@ -70,7 +70,9 @@ async function main(): Promise<void> {
   const shape = consoleShape(KEYS);
   console.log(`console-pages: ${machineLine()}; ${KEYS.toLocaleString("en-US")} keys over ${shape.services} services, ${REQUESTS} requests per page`);
   const reuse = hasFlag("reuse-database");
-  const db = reuse ? await reuseBenchDatabase("console_pages") : await createBenchDatabase("console_pages");
+  // One database per size, so a kept 10 M store survives a 1 M run (and --reuse-database finds the right one).
+  const scenario = `console_pages_${KEYS}`;
+  const db = reuse ? await reuseBenchDatabase(scenario) : await createBenchDatabase(scenario);
   try {
     const t0 = performance.now();
     if (!reuse) console.log(`  seeded ${await seedConsole(db as BenchDatabase, shape)} in ${((performance.now() - t0) / 1000).toFixed(0)} s`);
