@@ -1,3 +1,6 @@
+import { readFileSync } from "node:fs";
+import path from "node:path";
+
 /**
  * The check statements as they were before migration 0011 (hash settings versions), verbatim:
  * the baseline the cost benches compare the current statements against, in the same run.
@@ -32,44 +35,13 @@ select i.ord, w.version, case when w.version = 1 then 'new' else 'changed' end, 
 from written w join input i on i.service_id = w.service_id and i.message_id = w.message_id
 `;
 
-/** The one-key function of migration 0009, which 0011 replaced; created in the bench's own database. */
-export const DECIDE_ONE_FUNCTION_BEFORE_0011 = `CREATE OR REPLACE FUNCTION "weir_last_seen_decide_v2"(
-  p_service_id text, p_message_id text, p_hash bytea, p_payload text, p_history_depth int
-) RETURNS TABLE (version bigint, decision text, last_changed timestamptz) LANGUAGE plpgsql AS $$
-#variable_conflict use_column
-DECLARE
-  v_version bigint;
-  v_changed timestamptz;
-BEGIN
-  SELECT s.version, s.last_changed INTO v_version, v_changed FROM last_seen s
-  WHERE s.service_id = p_service_id AND s.message_id = p_message_id AND s.hash = p_hash;
-  IF FOUND THEN
-    RETURN QUERY SELECT v_version, 'duplicate'::text, v_changed;
-    RETURN;
-  END IF;
-  INSERT INTO last_seen AS s (service_id, message_id, hash, version, first_seen, last_changed)
-  VALUES (p_service_id, p_message_id, p_hash, 1, now(), now())
-  ON CONFLICT (service_id, message_id) DO UPDATE
-    SET hash = excluded.hash, previous_hash = s.hash, version = s.version + 1, last_changed = excluded.last_changed
-    WHERE s.hash IS DISTINCT FROM excluded.hash
-  RETURNING s.version, s.last_changed INTO v_version, v_changed;
-  IF NOT FOUND THEN
-    RETURN;
-  END IF;
-  IF p_history_depth > 0 AND p_payload IS NOT NULL THEN
-    INSERT INTO payload_versions AS p (service_id, message_id, version, hash, payload, recorded_at)
-    VALUES (p_service_id, p_message_id, v_version, p_hash, p_payload, v_changed)
-    ON CONFLICT (service_id, message_id, version) DO UPDATE
-      SET hash = excluded.hash, payload = excluded.payload, recorded_at = excluded.recorded_at;
-    IF v_version > 1 THEN
-      DELETE FROM payload_versions p
-      WHERE p.service_id = p_service_id AND p.message_id = p_message_id
-        AND p.version <= v_version - greatest(p_history_depth, 1);
-    END IF;
-  END IF;
-  RETURN QUERY SELECT v_version, CASE WHEN v_version = 1 THEN 'new' ELSE 'changed' END, v_changed;
-END
-$$;`;
+/** The one-key function as migration 0009 created it (0011 dropped it); created in the bench's own database. */
+export function decideOneFunctionBefore0011(): string {
+  const migration = readFileSync(path.join(import.meta.dirname, "../../db/migrations/0009_last_seen_revert_and_why.sql"), "utf8");
+  const statement = migration.split("--> statement-breakpoint").find((part) => part.includes('FUNCTION "weir_last_seen_decide_v2"'));
+  if (!statement) throw new Error("migration 0009 no longer creates weir_last_seen_decide_v2");
+  return statement;
+}
 
 export const DECIDE_ONE_BEFORE_0011 =
   "select version, decision, last_changed from weir_last_seen_decide_v2($1, $2, decode($3, 'hex'), $4, $5)";
