@@ -2,20 +2,31 @@ import type { SweepPoint } from "./open-loop-chart";
 import type { GeneratorResult } from "./open-loop";
 import { describeRun } from "./open-loop-drive";
 
+export interface SweepTarget {
+  label: string;
+  drive: (rate: number) => Promise<GeneratorResult>;
+}
+
 /**
  * Offered load from light to past capacity, then back to half of it at once: the last point
- * shows whether the queue built in the overload drains without a latency cliff.
+ * shows whether the queue built in the overload drains without a latency cliff. Several servers
+ * take turns at each step (their order alternating), so drift on a shared box falls on all of
+ * them alike; each one's heaviest step is followed by its own recovery step.
  */
-export async function sweepLoad(label: string, capacity: number, shares: number[], drive: (rate: number) => Promise<GeneratorResult>): Promise<SweepPoint[]> {
-  const points: SweepPoint[] = [];
-  const measure = async (share: number, recovery = false) => {
-    const r = await drive(Math.max(50, Math.round(capacity * share)));
+export async function sweepLoad(capacity: number, shares: number[], targets: SweepTarget[]): Promise<SweepPoint[][]> {
+  const points: SweepPoint[][] = targets.map(() => []);
+  const measure = async (t: number, share: number, recovery = false) => {
+    const r = await targets[t]!.drive(Math.max(50, Math.round(capacity * share)));
     const shed = (r.statuses["503"] ?? 0) / Math.max(1, r.all.count);
-    console.log(`  ${label}: ${recovery ? "recovery " : ""}${Math.round(share * 100)} % of capacity: ${describeRun(r)}; p99 of 503s ${r.shed.count ? r.shed.p99.toFixed(1) : "-"} ms`);
-    points.push({ share, offered: r.offered, achieved: r.achieved, p50: r.all.p50, p99: r.all.p99, shed, recovery });
+    console.log(`  ${targets[t]!.label}: ${recovery ? "recovery " : ""}${Math.round(share * 100)} % of capacity: ${describeRun(r)}; p99 of 503s ${r.shed.count ? r.shed.p99.toFixed(1) : "-"} ms`);
+    points[t]!.push({ share, offered: r.offered, achieved: r.achieved, p50: r.all.p50, p99: r.all.p99, shed, recovery });
   };
-  for (const share of shares) await measure(share);
-  await measure(0.5, true);
+  const order = (step: number) => (step % 2 === 0 ? targets.map((_, t) => t) : targets.map((_, t) => targets.length - 1 - t));
+  for (const [step, share] of shares.slice(0, -1).entries()) for (const t of order(step)) await measure(t, share);
+  for (const t of order(shares.length - 1)) {
+    await measure(t, shares.at(-1)!);
+    await measure(t, 0.5, true);
+  }
   return points;
 }
 
