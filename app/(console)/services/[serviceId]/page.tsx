@@ -61,11 +61,18 @@ export default async function KeyBrowserPage({
           </>
         }
         actions={
-          can(actor, "operate") ? (
-            <Link className="button" href={resetHref}>
-              Reset {filtered ? "matching keys" : "keys"}…
-            </Link>
-          ) : null
+          <>
+            {can(actor, "admin", { kind: "services", id: service.id }) ? (
+              <Link className="button" href={`/services/${service.id}/settings`}>
+                Settings…
+              </Link>
+            ) : null}
+            {can(actor, "operate") ? (
+              <Link className="button" href={resetHref}>
+                Reset {filtered ? "matching keys" : "keys"}…
+              </Link>
+            ) : null}
+          </>
         }
       />
       <KeyFilters serviceId={service.id} filters={filters} raw={raw} fieldErrors={fieldErrors} />
