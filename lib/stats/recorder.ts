@@ -1,8 +1,9 @@
+import type { STATS_SUBJECT_KINDS } from "@/db/queries/console-stats";
 import { runRaw } from "@/db/raw";
 import type { DbOrTx } from "@/db/types";
 import { onDecision, type DecisionEvent } from "@/lib/telemetry/decisions";
 
-export type SubjectKind = "service" | "group" | "scope";
+export type SubjectKind = (typeof STATS_SUBJECT_KINDS)[number];
 export type Outcome = "new" | "changed" | "duplicate" | "error" | "late";
 
 interface Counters {
