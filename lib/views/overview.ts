@@ -4,6 +4,7 @@ import {
   rollupsForStep,
   ROLLUPS,
   statsBySubject,
+  type Rollup,
   statsSeries,
   topByDuplicates,
   type Counters,
@@ -85,18 +86,26 @@ function summarize(totals: SubjectRow[], known: [string, string][]): SubjectSumm
   }).sort((a, b) => b.checks - a.checks || a.id.localeCompare(b.id));
 }
 
+/** The latest quarter this process found closed and rolled up everywhere: until the next one closes there is nothing to check. */
+let rolledUpAsOf = 0;
+
 /** Moves closed buckets into the rollups; run after a response so no page waits for it. */
 export async function maintainStatsRollup(now = Date.now()): Promise<void> {
+  // A bucket closes 10 minutes after it ends (rollUp); until then there is nothing to move, and
+  // each step still costs about 45 ms at a week of stats for 120 subjects (10 M keys, bench/console-pages.ts).
+  const closedAt = (rollup: Rollup) => Math.floor((now - 600_000) / rollup.stepMs) * rollup.stepMs;
+  const latest = Math.max(...ROLLUPS.map(closedAt));
+  if (latest <= rolledUpAsOf) return;
   try {
     await withStore(async (db) => {
       const marks = new Map((await rolledSpans(db)).map((r) => [r.rollup, r.until.getTime()]));
+      let upToDate = true;
       for (const rollup of ROLLUPS) {
-        // A bucket closes 10 minutes after it ends (rollUp); until then there is nothing to move, and
-        // each step still costs about 45 ms at a week of stats for 120 subjects (10 M keys, bench/console-pages.ts).
-        const closed = Math.floor((now - 600_000) / rollup.stepMs) * rollup.stepMs;
-        const until = marks.get(rollup);
-        if (until === undefined || until < closed) await rollUp(db, rollup, 48);
+        let until = marks.get(rollup);
+        if (until === undefined || until < closedAt(rollup)) until = (await rollUp(db, rollup, 48))?.getTime();
+        if (until === undefined || until < closedAt(rollup)) upToDate = false;
       }
+      if (upToDate) rolledUpAsOf = Math.max(rolledUpAsOf, latest);
     });
   } catch (err) {
     console.error(`[weir] stats rollup failed, will retry on the next overview: ${(err as Error).message}`);
