@@ -85,7 +85,7 @@ function SettingsEditor({ service, initial, restored }: { service: ServiceSettin
           </button>
         </p>
       ) : null}
-      <div className="filters">
+      <div className="filters" style={{ alignItems: "flex-start" }}>
         <Field label="Display name" errors={errors.displayName}>
           <input name="displayName" value={text.displayName} onChange={edit("displayName")} size={32} />
         </Field>
@@ -93,7 +93,7 @@ function SettingsEditor({ service, initial, restored }: { service: ServiceSettin
           <input name="historyDepth" type="number" min={0} max={100} value={text.historyDepth} onChange={edit("historyDepth")} style={{ width: "8rem" }} />
         </Field>
       </div>
-      <div className="filters">
+      <div className="filters" style={{ marginTop: "0.75rem", alignItems: "flex-start" }}>
         <Field label="Ignored paths" errors={errors.ignoredPaths} hint="one JSON pointer per line, such as /meta/sentAt: stripped before hashing">
           <textarea name="ignoredPaths" rows={4} cols={40} value={text.ignoredPaths} onChange={edit("ignoredPaths")} spellCheck={false} />
         </Field>

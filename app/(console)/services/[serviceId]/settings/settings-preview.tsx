@@ -39,6 +39,7 @@ export function SettingsPreview({ preview, pending, onConfirm }: { preview: Serv
           <>The same hash settings version (v{current.hashVersion}): the ignored and included paths do not change.</>
         )}{" "}
         Stored keys keep being compared under the settings they were made with: a payload unchanged under those is still a duplicate.
+        {preview.newHashVersion ? " One that differs only where the new settings stop looking is changed once, then judged by the new settings." : null}
       </p>
       {sample ? (
         <>
@@ -46,9 +47,9 @@ export function SettingsPreview({ preview, pending, onConfirm }: { preview: Serv
             The newest kept payload (<Link href={`/services/${current.id}/key?id=${encodeURIComponent(sample.messageId)}`}>
               <VisibleText text={sample.messageId} />
             </Link>{" "}
-            v{sample.version}, {formatInstant(sample.recordedAt)}): {sameHash(sample.before, sample.after) ? "the same hash before and after." : "hashed differently after."}
+            version {sample.version}, {formatInstant(sample.recordedAt)}): {sameHash(sample.before, sample.after) ? "the same hash before and after." : "hashed differently after."}
           </p>
-          <div className="filters">
+          <div className="filters" style={{ alignItems: "flex-start" }}>
             <HashedPanel title={`Hashed now (v${current.hashVersion})`} form={sample.before} testId="hashed-before" />
             <HashedPanel title={`Hashed after (v${preview.hashVersionAfter})`} form={sample.after} testId="hashed-after" />
           </div>
