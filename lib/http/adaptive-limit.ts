@@ -4,8 +4,8 @@
  * Every window (at least `windowMs` and `minSamples` answers) the window's median latency is
  * compared with a slow moving average of past windows (the no-load latency, as far as this
  * process has seen): while the median stays within `tolerance` times that average the limit
- * grows by about its square root, and when it rises above, the limit shrinks in proportion
- * (at most halved per window), smoothed. Between `min` and `max` (WEIR_MAX_IN_FLIGHT).
+ * grows by its square root, and when it rises above, the limit shrinks in proportion (at most
+ * halved per window), smoothed. Between `min` and `max` (WEIR_MAX_IN_FLIGHT).
  *
  * Why not a fixed limit: past capacity, requests pile up inside the process and every answer
  * waits for all of them. A limit low enough to keep answers fast at 150 % of capacity refuses
@@ -18,7 +18,7 @@ export interface AdaptiveLimitOptions {
   min: number;
   /** Latency up to this multiple of the no-load average counts as no queueing. */
   tolerance?: number;
-  /** Share of a window's new limit taken at once (0..1); the rest stays the old limit. */
+  /** Share of a window's lower limit taken at once (0..1); the rest stays the old limit. */
   smoothing?: number;
   /** A window closes after this many ms once it has minSamples answers. */
   windowMs?: number;
@@ -53,7 +53,12 @@ export function nextLimit(
   if (average / windowMedianMs > 2) average *= 0.95;
   const gradient = Math.max(0.5, Math.min(1, (o.tolerance * average) / Math.max(windowMedianMs, 1e-3)));
   const target = limit * gradient + Math.sqrt(limit);
-  const next = limit * (1 - o.smoothing) + target * o.smoothing;
+  // Smoothed (one slow window is not an overload), except growth while the median is back under
+  // the average itself: after an overload the limit is at the ceiling again within about 30 such
+  // windows instead of 150, so a hiccup at normal load right after a burst is absorbed, not refused.
+  // At the edge of tolerance (a sustained overload held by the limit) growth stays smoothed.
+  const recovered = windowMedianMs <= average && target > limit;
+  const next = recovered ? target : limit * (1 - o.smoothing) + target * o.smoothing;
   return { limit: Math.max(o.min, Math.min(o.max, next)), noLoadMs: average };
 }
 

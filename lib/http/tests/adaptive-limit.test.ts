@@ -11,11 +11,14 @@ function run(limit: number, noLoadMs: number, medianMs: number, windows: number)
 }
 
 describe("nextLimit: Gradient2's arithmetic", () => {
-  it("grows by a fifth of the square root of the limit while latency is within tolerance, up to the ceiling", () => {
-    expect(nextLimit(100, 2, 2, options).limit).toBeCloseTo(100 + 0.2 * 10, 6);
+  it("grows by the square root of the limit while latency is at no-load, by a fifth of it while within tolerance, up to the ceiling", () => {
+    expect(nextLimit(100, 2, 2, options).limit).toBeCloseTo(110, 6);
+    expect(nextLimit(100, 2, 1, options).limit).toBeCloseTo(110, 6);
     expect(nextLimit(100, 2, 3.9, options).limit).toBeCloseTo(102, 1);
     expect(nextLimit(510, 2, 2, options).limit).toBe(512);
-    expect(run(8, 2, 2, 1000).limit).toBe(512);
+    // back from the floor after an overload: 64 -> 512 in about 2 (sqrt 512 - sqrt 64) = 29 windows
+    expect(run(64, 2, 2, 28).limit).toBeLessThan(512);
+    expect(run(64, 2, 2, 31).limit).toBe(512);
   });
 
   it("shrinks in proportion when the median passes tolerance x no-load, at most by half before smoothing", () => {
@@ -35,7 +38,7 @@ describe("nextLimit: Gradient2's arithmetic", () => {
   });
 
   it("takes the first window as the no-load latency, then moves it slowly", () => {
-    expect(nextLimit(100, Number.NaN, 3, options)).toEqual({ limit: 102, noLoadMs: 3 });
+    expect(nextLimit(100, Number.NaN, 3, options)).toEqual({ limit: 110, noLoadMs: 3 });
     const after = nextLimit(100, 2, 8, options).noLoadMs;
     expect(after).toBeCloseTo(2 + (2 / 601) * 6, 9);
   });
