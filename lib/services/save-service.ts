@@ -7,6 +7,7 @@ import { guardDestructive } from "@/lib/auth/recent-sign-in";
 import { compilePathFilter } from "@/lib/dedup/canonical/path-filter";
 import { serviceSettingsSchema, type ServiceSettingsInput } from "@/lib/validation/services";
 import { serviceIdSchema } from "@/lib/validation/common";
+import { storedHashSettings } from "./hash-settings";
 import { serviceConfigs } from "./service-config";
 
 export interface SaveServiceResult {
@@ -35,7 +36,7 @@ export async function saveService({
   // Hash settings change every later decision of the service: the same guard as resets and TTL edits.
   await guardDestructive(actor, db);
   const settings = serviceSettingsSchema.parse(input);
-  const hashSettings = { ignoredPaths: sortedSet(settings.ignoredPaths), includedPaths: sortedSet(settings.includedPaths) };
+  const hashSettings = storedHashSettings(settings);
   compilePathFilter(hashSettings);
   const result = await db.transaction(async (tx) => {
     const before = await findService(tx, serviceId);
@@ -58,9 +59,6 @@ export async function saveService({
   serviceConfigs.invalidate(serviceId);
   return result;
 }
-
-/** Paths in one order, once each: reordering a list is no change of settings (and no new hash version). */
-const sortedSet = (paths: readonly string[]) => [...new Set(paths)].sort();
 
 const auditedSettings = (row: ServiceRow) => ({
   displayName: row.displayName,

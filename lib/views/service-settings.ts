@@ -6,6 +6,7 @@ import { CanonicalJsonError } from "@/lib/dedup/canonical/errors";
 import { compilePathFilter, type HashSettings } from "@/lib/dedup/canonical/path-filter";
 import { structuralHash } from "@/lib/dedup/canonical/structural-hash";
 import { NotFoundError } from "@/lib/errors";
+import { startsNewHashVersion, storedHashSettings } from "@/lib/services/hash-settings";
 import { serviceIdSchema } from "@/lib/validation/common";
 import { serviceSettingsSchema, type ServiceSettingsInput } from "@/lib/validation/services";
 
@@ -80,12 +81,10 @@ export async function previewServiceSettings(db: DbOrTx, draft: ServiceSettingsD
   if (!current) throw new NotFoundError(`service "${serviceId}" is not registered`, "serviceId");
   const next = {
     displayName: settings.displayName ?? current.displayName,
-    ignoredPaths: sortedSet(settings.ignoredPaths),
-    includedPaths: sortedSet(settings.includedPaths),
+    ...storedHashSettings(settings),
     historyDepth: settings.historyDepth,
   };
-  // The store's rule (upsertService): the stored lists against the sorted new ones, element by element.
-  const newHashVersion = !sameList(current.ignoredPaths, next.ignoredPaths) || !sameList(current.includedPaths, next.includedPaths);
+  const newHashVersion = startsNewHashVersion(current, next);
   const kept = current.historyDepth > 0 ? await newestKeptPayload(db, serviceId) : null;
   return {
     current,
@@ -111,8 +110,3 @@ export function hashedForm(payload: string, settings: HashSettings): HashedForm 
     throw err;
   }
 }
-
-/** As `saveService` stores path lists: once each, sorted (reordering is no change of settings). */
-const sortedSet = (paths: readonly string[]) => [...new Set(paths)].sort();
-
-const sameList = (a: readonly string[], b: readonly string[]) => a.length === b.length && a.every((p, i) => p === b[i]);
