@@ -1,5 +1,6 @@
 import type { SweepPoint } from "./open-loop-chart";
 import type { GeneratorResult } from "./open-loop";
+import { sleep } from "./cli";
 import { describeRun } from "./open-loop-drive";
 
 export interface SweepTarget {
@@ -13,6 +14,7 @@ export interface SweepTarget {
  * take turns at each step (their order alternating), so drift on a shared box falls on all of
  * them alike; each one's heaviest step is followed by its own recovery step.
  */
+const REST_MS = 3000;
 export async function sweepLoad(capacity: number, shares: number[], targets: SweepTarget[]): Promise<SweepPoint[][]> {
   const points: SweepPoint[][] = targets.map(() => []);
   const measure = async (t: number, share: number, recovery = false) => {
@@ -24,6 +26,8 @@ export async function sweepLoad(capacity: number, shares: number[], targets: Swe
   const order = (step: number) => (step % 2 === 0 ? targets.map((_, t) => t) : targets.map((_, t) => targets.length - 1 - t));
   for (const [step, share] of shares.slice(0, -1).entries()) for (const t of order(step)) await measure(t, share);
   for (const t of order(shares.length - 1)) {
+    // Each heaviest step starts from a drained box, not from the other server's step or its own.
+    await sleep(REST_MS);
     await measure(t, shares.at(-1)!);
     await measure(t, 0.5, true);
   }
