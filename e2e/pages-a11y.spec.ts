@@ -42,6 +42,7 @@ test("every page: main landmark, skip link, 0 serious or critical axe violations
     ["services", "/services"],
     ["keys", `/services/${serviceId}`],
     ["key", `/services/${serviceId}/key?id=order-1`],
+    ["service-settings", `/services/${serviceId}/settings`],
     ["explain", `/explain?service=${serviceId}&message=order-1`],
     ["reset", "/reset"],
     ["reset-detail", resetPath],

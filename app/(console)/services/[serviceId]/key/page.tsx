@@ -123,6 +123,11 @@ export default async function KeyDetailPage({
             </>
           )}
         </p>
+        {can(actor, "admin", { kind: "services", id: service.id }) ? (
+          <p className="small">
+            <Link href={`/services/${service.id}/settings`}>Change what is hashed…</Link>
+          </p>
+        ) : null}
       </section>
       <section className="panel">
         <h2>Diff between versions</h2>
