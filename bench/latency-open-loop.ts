@@ -171,7 +171,7 @@ async function main(): Promise<void> {
       const recovery = adaptive.find((p) => p.recovery)!;
       rows.push({ metric: "adaptive: p99 right after the overload, at 50 %", unit: "ms", ours: recovery.p99, baseline: half.p99, baselineName: `at ${Math.round(half.share * 100)} % before`, ratio: ratio(recovery.p99, half.p99), target: "info (no cliff: ~1x)" });
       const subtitle = [
-        `weir ${weir.mode}; capacity ${Math.round(capacity)} checks/s (closed loop, ${CLOSED} connections)`,
+        `weir ${weir.mode}; capacity ${Math.round(capacity)} checks/s (the better of two closed loops at ${CLOSED} connections)`,
         `${SERVICES} services x ${KEYS_PER_SERVICE} keys, 50 % duplicates; ${SECONDS} s per point${quick ? ", quick run: noisy" : ""}; ${new Date().toISOString().slice(0, 10)}`,
         `${os.cpus().length} cores shared with PostgreSQL and the generator; node ${process.version}; load average ${os.loadavg()[0]!.toFixed(1)}`,
       ];
