@@ -45,9 +45,9 @@ function refuseNonJsonBody(req: IncomingMessage): void {
  * before its body is read or hashed. When the CPU is the limit, requests pile up inside the
  * process and every answer slows; refusing the excess this early keeps the accepted ones fast
  * and spends almost nothing on the refused. The limit adapts (adaptive-limit.ts): it starts at
- * WEIR_MAX_IN_FLIGHT (default 512, the ceiling) and comes down towards WEIR_MIN_IN_FLIGHT only while
- * answers take longer than twice their usual time. Health and metrics are never refused or
- * counted, so an overload stays visible.
+ * WEIR_MAX_IN_FLIGHT (default 512, the ceiling) and comes down towards WEIR_MIN_IN_FLIGHT only
+ * while answers take longer than twice their usual time. Health and metrics are never refused
+ * or counted, so an overload stays visible.
  */
 const maxInFlightFromEnv = () => Number(process.env.WEIR_MAX_IN_FLIGHT || 512);
 /**
