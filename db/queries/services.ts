@@ -18,8 +18,10 @@ export async function findServices(db: DbOrTx, ids: readonly string[]): Promise<
   return db.select().from(services).where(inArray(services.id, [...ids]));
 }
 
-export async function findService(db: DbOrTx, id: string): Promise<ServiceRow | undefined> {
-  const [row] = await db.select().from(services).where(eq(services.id, id));
+/** `lock`: the row is locked for update until the transaction ends. */
+export async function findService(db: DbOrTx, id: string, { lock = false } = {}): Promise<ServiceRow | undefined> {
+  const query = db.select().from(services).where(eq(services.id, id));
+  const [row] = lock ? await query.for("update") : await query;
   return row;
 }
 

@@ -9,7 +9,6 @@ import { requireConsoleActor } from "@/lib/auth/console-actor";
 import { authorize } from "@/lib/auth/authorize";
 import { runAction, type ActionResult } from "@/lib/console/action-result";
 import { consoleDb } from "@/lib/console/store";
-import { ConflictError, NotFoundError } from "@/lib/errors";
 import { saveService } from "@/lib/services/save-service";
 import {
   loadServiceSettings,
@@ -39,18 +38,11 @@ export async function saveServiceSettingsAction(draft: ServiceSettingsDraft & { 
     withListFieldErrors(draft, async () => {
       const actor = await requireConsoleActor("admin");
       const id = String(draft?.serviceId);
-      authorize(actor, "admin", { kind: "services", id });
-      const db = await consoleDb();
-      // The console edits registered services only; registering one is the API's and the CLI's.
-      const before = await loadServiceSettings(db, id);
-      if (!before) throw new NotFoundError(`service "${id}" is not registered`, "serviceId");
-      // Someone saved in between: the preview no longer says what this save does (best effort; the verb has no expected version).
-      if (before.updatedAt !== draft.previewedAt) {
-        throw new ConflictError("These settings were changed since your preview; preview again to see what saving does now.");
-      }
-      const { service } = await saveService({ db, actor, id, input: draft.settings });
+      // The console edits registered services only, and only as they were previewed.
+      const before = await loadServiceSettings(await consoleDb(), id);
+      const { service } = await saveService({ db: await consoleDb(), actor, id, input: draft?.settings, ifUnchanged: { updatedAt: String(draft?.previewedAt) } });
       revalidatePath(`/services/${service.id}`, "layout");
-      return { hashVersion: service.hashVersion, newHashVersion: service.hashVersion !== before.hashVersion };
+      return { hashVersion: service.hashVersion, newHashVersion: service.hashVersion !== before?.hashVersion };
     }),
   );
 }

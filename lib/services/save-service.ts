@@ -6,6 +6,7 @@ import { authorize } from "@/lib/auth/authorize";
 import { guardDestructive } from "@/lib/auth/recent-sign-in";
 import { compilePathFilter } from "@/lib/dedup/canonical/path-filter";
 import { serviceSettingsSchema, type ServiceSettingsInput } from "@/lib/validation/services";
+import { ConflictError, NotFoundError } from "@/lib/errors";
 import { serviceIdSchema } from "@/lib/validation/common";
 import { storedHashSettings } from "./hash-settings";
 import { serviceConfigs } from "./service-config";
@@ -13,6 +14,15 @@ import { serviceConfigs } from "./service-config";
 export interface SaveServiceResult {
   service: ServiceRow;
   created: boolean;
+}
+
+/**
+ * Only what an editor saw may be saved: the service must exist and still be as it was when
+ * read (its `updatedAt`, ISO 8601), so a preview made before someone else's save cannot be
+ * confirmed over it. Without it (the API's PUT) the settings are simply replaced.
+ */
+export interface SaveServiceIfUnchanged {
+  updatedAt: string;
 }
 
 /**
@@ -25,11 +35,13 @@ export async function saveService({
   actor,
   id,
   input,
+  ifUnchanged,
 }: {
   db: DbOrTx;
   actor: Actor;
   id: string;
   input: ServiceSettingsInput;
+  ifUnchanged?: SaveServiceIfUnchanged;
 }): Promise<SaveServiceResult> {
   const serviceId = serviceIdSchema.parse(id);
   authorize(actor, "admin", { kind: "services", id: serviceId });
@@ -39,7 +51,9 @@ export async function saveService({
   const hashSettings = storedHashSettings(settings);
   compilePathFilter(hashSettings);
   const result = await db.transaction(async (tx) => {
-    const before = await findService(tx, serviceId);
+    // Locked when it must be unchanged, so that no save slips in between this read and the write.
+    const before = await findService(tx, serviceId, { lock: ifUnchanged !== undefined });
+    if (ifUnchanged) refuseIfChanged(serviceId, before, ifUnchanged);
     const saved = await upsertService(tx, serviceId, {
       displayName: settings.displayName ?? before?.displayName ?? serviceId,
       ...hashSettings,
@@ -58,6 +72,13 @@ export async function saveService({
   });
   serviceConfigs.invalidate(serviceId);
   return result;
+}
+
+function refuseIfChanged(serviceId: string, before: ServiceRow | undefined, expected: SaveServiceIfUnchanged): void {
+  if (!before) throw new NotFoundError(`service "${serviceId}" is not registered`, "serviceId");
+  if (before.updatedAt.toISOString() !== expected.updatedAt) {
+    throw new ConflictError(`the settings of "${serviceId}" were changed since they were read: read them again to see what saving does now`);
+  }
 }
 
 const auditedSettings = (row: ServiceRow) => ({

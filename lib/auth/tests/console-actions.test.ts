@@ -23,6 +23,8 @@ const EXPECTED: Record<string, Expectation> = {
   "reset.previewResetAction": { role: "operator" },
   "reset.startResetAction": { role: "operator", destructive: true },
   "reset.undoResetAction": { role: "operator", destructive: true },
+  "services.previewServiceSettingsAction": { role: "admin" },
+  "services.saveServiceSettingsAction": { role: "admin", destructive: true },
   "tokens.createToken": { role: "admin", destructive: true },
   "tokens.revokeToken": { role: "admin", destructive: true },
 };

@@ -1,6 +1,7 @@
 import { sql } from "drizzle-orm";
 import { beforeAll, describe, expect, it } from "vitest";
 import { SYSTEM_ACTOR } from "@/lib/auth/actor";
+import { ConflictError, NotFoundError } from "@/lib/errors";
 import { saveService } from "@/lib/services/save-service";
 import type { ServiceSettingsInput } from "@/lib/validation/services";
 import { createService } from "@/test/factories";
@@ -113,5 +114,20 @@ describe("hash settings versions", () => {
     expect(await stored(serviceId, "o-2")).toMatchObject({ hash_version: 2 });
     expect((await decide(serviceId, "o-1", { ...ORDER, status: "void" })).decision).toBe("changed");
     expect((await decide(serviceId, "o-2", { ...ORDER, status: "void" })).decision).toBe("duplicate");
+  });
+
+  it("save only what was read when asked to: a save in between is a conflict, a missing service not found", async () => {
+    const serviceId = await createService(store.db);
+    const { service: read } = await settle(serviceId, { historyDepth: 1 });
+    const asRead = { updatedAt: read.updatedAt.toISOString() };
+    const saveAsRead = (input: ServiceSettingsInput) => saveService({ db: store.db, actor: SYSTEM_ACTOR, id: serviceId, input, ifUnchanged: asRead });
+    await new Promise((resolve) => setTimeout(resolve, 5));
+    expect((await saveAsRead({ includedPaths: ["/a"] })).service.hashVersion).toBe(2);
+    await expect(saveAsRead({ includedPaths: ["/b"] })).rejects.toBeInstanceOf(ConflictError);
+    await expect(
+      saveService({ db: store.db, actor: SYSTEM_ACTOR, id: `${serviceId}-none`, input: {}, ifUnchanged: asRead }),
+    ).rejects.toBeInstanceOf(NotFoundError);
+    const { rows } = await store.db.execute(sql`select included_paths from services where id = ${serviceId}`);
+    expect(rows).toEqual([{ included_paths: ["/a"] }]);
   });
 });
