@@ -45,5 +45,5 @@ export async function scrapeWaits(url: string, token: string): Promise<string> {
     const count = sample(`${metric}_count`);
     return `${(((count - sample(`${metric}_bucket\\{le="${le}"\\}`)) / count) * 100).toFixed(2)} % of ${count} over ${Number(le) * 1000} ms`;
   };
-  return `event-loop delay ${over("weir_event_loop_delay_seconds", "0.01")}; pool wait ${over("weir_db_pool_wait_seconds", "0.001")}; concurrency limit ${sample("weir_http_concurrency_limit")} (shed so far ${sample("weir_http_shed_total")}, no-load latency ${(sample("weir_http_no_load_latency_seconds") * 1000).toFixed(2)} ms)`;
+  return `event-loop delay ${over("weir_event_loop_delay_seconds", "0.01")}; pool wait ${over("weir_db_pool_wait_seconds", "0.001")}; concurrency limit ${sample("weir_http_concurrency_limit")}, in flight ${sample("weir_http_requests_in_flight")} (shed so far ${sample("weir_http_shed_total")}, no-load latency ${(sample("weir_http_no_load_latency_seconds") * 1000).toFixed(2)} ms)`;
 }
