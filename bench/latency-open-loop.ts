@@ -8,9 +8,9 @@
  *      HTTP service in front of this database, one more process hop than pgbench), and weir;
  *  (b) closed loop at 64 connections, weir against pgbench at 64 clients: capacity; and the no-op
  *      server at 64 connections through the same generator: the most any HTTP service reaches here;
- *  (c) offered load from 10 % to 150 % of weir's capacity, then back to 50 %, for weir with its
- *      adaptive concurrency limit and a second weir with the limit fixed at 512
- *      (WEIR_MIN_IN_FLIGHT = WEIR_MAX_IN_FLIGHT), taking turns at each step: docs/latency-vs-load.svg.
+ *  (c) offered load from 10 % to 150 % of weir's capacity, then back to 50 %, for weir as it
+ *      ships (the in-flight limit fixed at 512) and a second weir whose limit adapts
+ *      (WEIR_MIN_IN_FLIGHT=64), taking turns at each step: docs/latency-vs-load.svg.
  * Workload: 20 services x 5,000 keys, 50 % duplicates.
  * Run: npx tsx bench/latency-open-loop.ts [--quick] [--seconds N] [--api-only] [--overload-only] [--chart path].
  * --overload-only skips (a). Never fails on timing.
@@ -41,7 +41,9 @@ const SECONDS = numberFlag("seconds", quick ? 3 : 15);
 const WARMUP_SECONDS = quick ? 0.5 : 2;
 const SWEEP = quick ? [0.1, 0.5, 0.75, 1, 1.5] : [0.1, 0.25, 0.5, 0.75, 0.9, 1, 1.1, 1.25, 1.5];
 /** The fixed limit the adaptive one is compared with: the ceiling, as weir had it before. */
+/** weir's default in-flight limit (fixed); the adaptive one runs between ADAPTIVE_FLOOR and it. */
 const FIXED_LIMIT = "512";
+const ADAPTIVE_FLOOR = "64";
 const SOCKETS = 64;
 // The overload sweep stands for many producers: with 64 sockets the excess would queue in the
 // generator's own agent, never reach weir, and no server could shed it.
@@ -141,19 +143,19 @@ async function main(): Promise<void> {
       // far past it (2.5x) only measured the generator starving weir of CPU.
       const capacity = Math.max(closed.achieved, warmUp.achieved);
       rows.push({ metric: `capacity the sweep is scaled to: the better closed loop at ${CLOSED} connections`, unit: "checks/s", ours: capacity, target: "info" });
-      const fixedWeir = await serveWeir(db.url, { apiOnly: hasFlag("api-only"), env: { ...envFlags(), WEIR_MAX_IN_FLIGHT: FIXED_LIMIT, WEIR_MIN_IN_FLIGHT: FIXED_LIMIT } });
+      const adaptiveWeir = await serveWeir(db.url, { apiOnly: hasFlag("api-only"), env: { WEIR_MIN_IN_FLIGHT: ADAPTIVE_FLOOR, ...envFlags() } });
       let adaptive: SweepPoint[];
       let fixed: SweepPoint[];
       try {
-        await drive(fixedWeir.url, { closed: CLOSED }, quick ? 6 : 10);
+        await drive(adaptiveWeir.url, { closed: CLOSED }, quick ? 6 : 10);
         await settle(db);
         const sweepOn = (url: string) => (rate: number) => drive(url, { rate }, SECONDS, SWEEP_SOCKETS);
         [adaptive, fixed] = (await sweepLoad(capacity, SWEEP, [
-          { label: "adaptive limit", drive: sweepOn(weir.url) },
-          { label: `fixed ${FIXED_LIMIT}`, drive: sweepOn(fixedWeir.url) },
+          { label: "adaptive limit", drive: sweepOn(adaptiveWeir.url) },
+          { label: `fixed ${FIXED_LIMIT}`, drive: sweepOn(weir.url) },
         ])) as [SweepPoint[], SweepPoint[]];
       } finally {
-        await fixedWeir.stop();
+        await adaptiveWeir.stop();
       }
       console.log(`  weir's own view after the sweep: ${await scrapeWaits(weir.url, adminToken)}`);
       for (const [i, a] of adaptive.entries()) {
@@ -176,7 +178,7 @@ async function main(): Promise<void> {
         `${os.cpus().length} cores shared with PostgreSQL and the generator; node ${process.version}; load average ${os.loadavg()[0]!.toFixed(1)}`,
       ];
       const series = [
-        { name: `adaptive limit (WEIR_MAX_IN_FLIGHT ${process.env.WEIR_MAX_IN_FLIGHT || 512} ceiling)`, points: adaptive },
+        { name: `adaptive limit (WEIR_MIN_IN_FLIGHT ${ADAPTIVE_FLOOR}, WEIR_MAX_IN_FLIGHT ${FIXED_LIMIT})`, points: adaptive },
         { name: `fixed limit ${FIXED_LIMIT}`, points: fixed, dashed: true },
       ];
       writeFileSync(CHART, latencyVsLoadSvg(series, "weir single check: latency against offered load", subtitle));
