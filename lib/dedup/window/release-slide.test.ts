@@ -90,9 +90,11 @@ describe("releasing a claim", () => {
     const g = await group(60);
     const mine = await claim(store.db, { consumerGroup: g, messageId: "m-1" });
     await ageRecords(store.db, g, 120);
+    // My claim as the store now has it, two minutes back; the two real claims may share a millisecond.
+    const myClaimedAt = new Date(Date.parse(mine.windowStartedAt!) - 120_000).toISOString();
     const theirs = await claim(store.db, { consumerGroup: g, messageId: "m-1" });
     expect(theirs.lateRedelivery).toBeDefined();
-    await expect(releaseClaim(store.db, { consumerGroup: g, messageId: "m-1", claimedAt: mine.windowStartedAt! })).rejects.toMatchObject({
+    await expect(releaseClaim(store.db, { consumerGroup: g, messageId: "m-1", claimedAt: myClaimedAt })).rejects.toMatchObject({
       status: 409,
       details: { claimedAt: theirs.windowStartedAt },
     });
