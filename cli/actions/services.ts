@@ -23,7 +23,7 @@ export async function runSetService(id: string, options: SetServiceOptions, glob
   if (options.clearIncluded && options.include) throw new CliError("--include and --clear-included contradict each other", EXIT.usage);
   await withStore({ databaseUrl: globals.databaseUrl }, async ({ db }) => {
     const current = await findService(db, id);
-    const { service, created } = await saveService({
+    const { service, created, previousHashVersion } = await saveService({
       db,
       actor: cliActor(options.actor),
       id,
@@ -35,9 +35,9 @@ export async function runSetService(id: string, options: SetServiceOptions, glob
       },
     });
     if (options.json) return console.log(JSON.stringify(service));
-    const bumped = current !== undefined && service.hashVersion !== current.hashVersion;
+    const bumped = previousHashVersion !== null && service.hashVersion !== previousHashVersion;
     console.error(
-      `${created ? "registered" : "saved"} ${service.id}: hash settings v${service.hashVersion}${bumped ? ` (was v${current.hashVersion})` : ""}, ` +
+      `${created ? "registered" : "saved"} ${service.id}: hash settings v${service.hashVersion}${bumped ? ` (was v${previousHashVersion})` : ""}, ` +
         `included: ${list(service.includedPaths)}, ignored: ${list(service.ignoredPaths)}, history ${service.historyDepth}`,
     );
   });

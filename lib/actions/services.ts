@@ -11,7 +11,6 @@ import { runAction, type ActionResult } from "@/lib/console/action-result";
 import { consoleDb } from "@/lib/console/store";
 import { saveService } from "@/lib/services/save-service";
 import {
-  loadServiceSettings,
   previewServiceSettings,
   type ServiceSettingsDraft,
   type ServiceSettingsPreview,
@@ -39,10 +38,10 @@ export async function saveServiceSettingsAction(draft: ServiceSettingsDraft & { 
       const actor = await requireConsoleActor("admin");
       const id = String(draft?.serviceId);
       // The console edits registered services only, and only as they were previewed.
-      const before = await loadServiceSettings(await consoleDb(), id);
-      const { service } = await saveService({ db: await consoleDb(), actor, id, input: draft?.settings, ifUnchanged: { updatedAt: String(draft?.previewedAt) } });
+      const ifUnchanged = { updatedAt: String(draft?.previewedAt) };
+      const { service, previousHashVersion } = await saveService({ db: await consoleDb(), actor, id, input: draft?.settings, ifUnchanged });
       revalidatePath(`/services/${service.id}`, "layout");
-      return { hashVersion: service.hashVersion, newHashVersion: service.hashVersion !== before?.hashVersion };
+      return { hashVersion: service.hashVersion, newHashVersion: service.hashVersion !== previousHashVersion };
     }),
   );
 }

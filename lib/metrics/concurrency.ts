@@ -22,7 +22,7 @@ function createGauges() {
   return {
     limit: new Gauge({
       name: "weir_http_concurrency_limit",
-      help: "API requests allowed in flight now: the adaptive limit, between its floor and WEIR_MAX_IN_FLIGHT; past it requests get 503 overloaded",
+      help: "API requests allowed in flight now (WEIR_MAX_IN_FLIGHT, or the adaptive limit when WEIR_MIN_IN_FLIGHT is lower); past it requests get 503 overloaded",
       registers,
       collect() {
         read(this, (s) => s.limit);

@@ -14,6 +14,8 @@ import { serviceConfigs } from "./service-config";
 export interface SaveServiceResult {
   service: ServiceRow;
   created: boolean;
+  /** The hash settings version before this save; null when it registered the service. */
+  previousHashVersion: number | null;
 }
 
 /**
@@ -68,7 +70,7 @@ export async function saveService({
         after: auditedSettings(saved.row),
       },
     });
-    return { service: saved.row, created: saved.created };
+    return { service: saved.row, created: saved.created, previousHashVersion: before?.hashVersion ?? null };
   });
   serviceConfigs.invalidate(serviceId);
   return result;

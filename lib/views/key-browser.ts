@@ -1,10 +1,11 @@
 import { z } from "zod";
 import { countKeys, listKeysPage, type KeyCursor } from "@/db/queries/console-keys";
-import { findService, type ServiceRow } from "@/db/queries/services";
+import { findService } from "@/db/queries/services";
 import type { DbOrTx } from "@/db/types";
 import { rawValues, type SearchParams } from "@/lib/validation/console-common";
 import { KEY_PAGE_SIZE, keyBrowserQuerySchema, type KeyBrowserQuery } from "@/lib/validation/console-keys";
 import { LIST_COUNT_CAP } from "./capped-count";
+import { serviceSummary, type ServiceSummary } from "./service-summary";
 import { decodeCursor, encodeCursor } from "./cursor";
 
 export const KEY_FILTER_NAMES = ["prefix", "from", "to", "minVersion", "sort"] as const;
@@ -20,7 +21,7 @@ export interface KeyBrowserRow {
 }
 
 export interface KeyBrowserData {
-  service: Pick<ServiceRow, "id" | "displayName" | "ignoredPaths" | "includedPaths" | "hashVersion" | "historyDepth">;
+  service: ServiceSummary;
   filters: KeyBrowserQuery | null;
   fieldErrors: Record<string, string[]>;
   /** The filters as the URL gave them, for a form that keeps a bad value in place. */
@@ -50,14 +51,7 @@ export async function loadKeyBrowser(
 ): Promise<KeyBrowserData | null> {
   const service = await findService(db, serviceId);
   if (!service) return null;
-  const summary = {
-    id: service.id,
-    displayName: service.displayName,
-    ignoredPaths: service.ignoredPaths,
-    includedPaths: service.includedPaths,
-    hashVersion: service.hashVersion,
-    historyDepth: service.historyDepth,
-  };
+  const summary = serviceSummary(service);
   const raw = rawValues(params, KEY_FILTER_NAMES);
   const parsed = keyBrowserQuerySchema.safeParse(params);
   if (!parsed.success) {

@@ -5,6 +5,7 @@ import { CanonicalJsonError } from "@/lib/dedup/canonical/errors";
 import { compilePathFilter, type HashSettings } from "@/lib/dedup/canonical/path-filter";
 import { parseExactJson, type ExactJson } from "./exact-json";
 import { diffExact, presentPaths, type DiffEntry } from "./json-diff";
+import { serviceSummary, type ServiceSummary } from "./service-summary";
 
 export interface KeyVersionView {
   version: number;
@@ -16,7 +17,7 @@ export interface KeyVersionView {
 }
 
 export interface KeyDetail {
-  service: { id: string; displayName: string; ignoredPaths: string[]; includedPaths: string[]; hashVersion: number; historyDepth: number };
+  service: ServiceSummary;
   /** `hashVersion`: the service's hash settings the key's hash was made under (moved to the current ones at its next check). */
   state: { messageId: string; hash: string; hashVersion: number; version: number; firstSeen: string; lastChanged: string };
   versions: KeyVersionView[];
@@ -57,14 +58,7 @@ export async function loadKeyDetail(
     };
   });
   return {
-    service: {
-      id: service.id,
-      displayName: service.displayName,
-      ignoredPaths: service.ignoredPaths,
-      includedPaths: service.includedPaths,
-      hashVersion: service.hashVersion,
-      historyDepth: service.historyDepth,
-    },
+    service: serviceSummary(service),
     state: {
       messageId: state.messageId,
       hash: state.hash,

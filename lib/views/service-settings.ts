@@ -9,15 +9,10 @@ import { NotFoundError } from "@/lib/errors";
 import { startsNewHashVersion, storedHashSettings } from "@/lib/services/hash-settings";
 import { serviceIdSchema } from "@/lib/validation/common";
 import { serviceSettingsSchema, type ServiceSettingsInput } from "@/lib/validation/services";
+import { serviceSummary, type ServiceSummary } from "./service-summary";
 
 /** A service's settings as the settings page edits them; `updatedAt` tells a stale preview from a fresh one. */
-export interface ServiceSettingsView {
-  id: string;
-  displayName: string;
-  ignoredPaths: string[];
-  includedPaths: string[];
-  historyDepth: number;
-  hashVersion: number;
+export interface ServiceSettingsView extends ServiceSummary {
   updatedAt: string;
 }
 
@@ -52,8 +47,7 @@ export interface ServiceSettingsPreview {
 export async function loadServiceSettings(db: DbOrTx, serviceId: string): Promise<ServiceSettingsView | null> {
   const row = await findService(db, serviceId);
   if (!row) return null;
-  const { id, displayName, ignoredPaths, includedPaths, historyDepth, hashVersion, updatedAt } = row;
-  return { id, displayName, ignoredPaths, includedPaths, historyDepth, hashVersion, updatedAt: updatedAt.toISOString() };
+  return { ...serviceSummary(row), updatedAt: row.updatedAt.toISOString() };
 }
 
 /** Keys looked at for a kept payload: recently changed keys of a service that keeps history have one. */

@@ -1,5 +1,4 @@
 import type { DbOrTx } from "@/db/types";
-import type { PathFilter } from "@/lib/dedup/canonical/path-filter";
 import { structuralHash } from "@/lib/dedup/canonical/structural-hash";
 import { NotFoundError, ValidationError } from "@/lib/errors";
 import { checkKeySchema } from "@/lib/validation/check";
@@ -15,13 +14,13 @@ export interface CheckInput {
 
 /** Hashes a payload's JSON text for a service: only what its path filter keeps, structure only. */
 export function hashForService(config: ServiceConfig, messageId: string, payloadText: string): HashedCheck {
-  const rehash = (filter: PathFilter | null) => structuralHash(payloadText, { filter }).hash;
   return {
     serviceId: config.id,
     messageId,
-    hash: rehash(config.pathFilter),
+    hash: structuralHash(payloadText, { filter: config.pathFilter }).hash,
     hashVersion: config.hashVersion,
-    rehash,
+    payloadSource: payloadText,
+    payloadAt: 0,
     payloadText: config.historyDepth > 0 ? payloadText : null,
     historyDepth: config.historyDepth,
   };

@@ -2,7 +2,7 @@ import { isCitus } from "@/db/citus";
 import { runRaw } from "@/db/raw";
 import type { DbOrTx } from "@/db/types";
 import { decided } from "@/lib/telemetry/decisions";
-import type { PathFilter } from "@/lib/dedup/canonical/path-filter";
+import { hashJsonAt } from "@/lib/dedup/canonical/canonical-json";
 import { forEachLimited, ROUTED_CONCURRENCY } from "../routed";
 import { hashSettingsHistory } from "./hash-settings-history";
 import { serviceConfigs } from "./service-config";
@@ -10,9 +10,13 @@ import { currentVersionStatement, decideOneStatement, decideStatement, type Deci
 
 export type Decision = "new" | "changed" | "duplicate";
 
+/**
+ * A check hashed under its service's current settings. The payload's text stays at hand (a
+ * request body and where the payload starts in it) to hash it again under older settings.
+ */
 export interface HashedCheck extends StatementItem {
-  /** The same payload hashed under another path filter: for a key stored under older settings. */
-  rehash(filter: PathFilter | null): string;
+  payloadSource: string;
+  payloadAt: number;
 }
 
 export interface CheckOutcome {
@@ -65,8 +69,10 @@ export async function decideDistinct(db: DbOrTx, items: readonly HashedCheck[]):
     else outcomes[i] = row ? toOutcome(item, row) : await resolveLostRace(db, item);
   }
   // Only the first check of each key after a settings change comes here.
-  const asked = await forEachLimited(stale, ROUTED_CONCURRENCY, (i) => askUnderStoredSettings(db, items[i]!, byPosition[i]!.stored_hash_version, 0));
-  stale.forEach((i, position) => (outcomes[i] = asked[position]!));
+  if (stale.length > 0) {
+    const asked = await forEachLimited(stale, ROUTED_CONCURRENCY, (i) => askUnderStoredSettings(db, items[i]!, byPosition[i]!.stored_hash_version, 0));
+    stale.forEach((i, position) => (outcomes[i] = asked[position]!));
+  }
   return outcomes;
 }
 
@@ -79,7 +85,8 @@ async function askUnderStoredSettings(db: DbOrTx, item: HashedCheck, storedVersi
   // A key stored under newer settings than this node knows: its cached settings are out of date.
   if (storedVersion > item.hashVersion) serviceConfigs.invalidate(item.serviceId);
   const filter = await hashSettingsHistory.filterOf(db, item.serviceId, storedVersion);
-  return decideOne(db, { ...item, stored: { hash: item.rehash(filter), hashVersion: storedVersion } }, attempt + 1);
+  const { hash } = hashJsonAt(item.payloadSource, item.payloadAt, { filter });
+  return decideOne(db, { ...item, stored: { hash, hashVersion: storedVersion } }, attempt + 1);
 }
 
 /**

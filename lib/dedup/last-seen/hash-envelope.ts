@@ -19,13 +19,13 @@ export interface PayloadSlice {
  */
 export function hashPayloadSlice(config: ServiceConfig, messageId: string, text: string, slice: PayloadSlice): HashedCheck {
   const reusable = slice.filter === config.pathFilter || (slice.filter === undefined && config.pathFilter === null);
-  const rehash = (filter: PathFilter | null) => hashJsonAt(text, slice.payloadStart, { filter }).hash;
   return {
     serviceId: config.id,
     messageId,
-    hash: reusable ? slice.hash : rehash(config.pathFilter),
+    hash: reusable ? slice.hash : hashJsonAt(text, slice.payloadStart, { filter: config.pathFilter }).hash,
     hashVersion: config.hashVersion,
-    rehash,
+    payloadSource: text,
+    payloadAt: slice.payloadStart,
     payloadText: config.historyDepth > 0 ? text.slice(slice.payloadStart, slice.payloadEnd) : null,
     historyDepth: config.historyDepth,
   };
