@@ -1,6 +1,6 @@
 import { expect, test } from "@playwright/test";
 import { checkAll, registerService, uniqueId } from "./support/api";
-import { ids } from "./support/console-data";
+import { beginKey, ids, setScope } from "./support/console-data";
 
 test("a refused filter keeps its text, is marked invalid and never claims the service is empty", async ({ page, request }) => {
   const serviceId = uniqueId("e2e-filters");
@@ -41,4 +41,21 @@ test("an idempotency scope that is not valid or not stored is said so, never 'nu
   await expect(page.getByTestId("invalid-filters")).toBeVisible();
   await page.goto("/idempotency?scope=no-such-scope-here");
   await expect(page.getByTestId("field-error")).toContainText("There is no idempotency scope named “no-such-scope-here”.");
+});
+
+test("a refused status or page link keeps the chosen scope, is named, and never claims the scope is empty", async ({ page, request }) => {
+  const scope = uniqueId("e2e-filter-scope");
+  await setScope(request, scope, { lockSeconds: 60 });
+  await beginKey(request, scope, "held-1", { amount: 1 });
+  for (const query of [`status=bogus`, `after=${"x".repeat(3000)}`]) {
+    await page.goto(`/idempotency?scope=${scope}&${query}`);
+    await expect(page.locator("main")).not.toContainText("null");
+    await expect(page.getByText(/No .* keys in scope/)).toHaveCount(0);
+    await expect(page.getByLabel("Scope", { exact: true })).toHaveValue(scope);
+    await expect(page.getByTestId("invalid-filters")).toBeVisible();
+    await expect(page.getByTestId("field-error")).toContainText(query.startsWith("status") ? "status" : "page link");
+  }
+  // The tabs still lead to the scope's real list.
+  await page.getByRole("link", { name: "In progress" }).click();
+  await expect(page.getByTestId("idempotency-keys").getByRole("row").filter({ hasText: "held-1" })).toHaveCount(1);
 });

@@ -41,4 +41,13 @@ describe("idempotency key browser", () => {
     const unknown = await loadIdempotencyBrowse(store.db, { scope: "nope" });
     expect(unknown).toMatchObject({ scope: "nope", known: false, keys: [] });
   });
+
+  it("keeps a valid scope chosen when the status or a cursor is refused", async () => {
+    const status = await loadIdempotencyBrowse(store.db, { scope: "pay", status: "bogus" });
+    expect(status).toMatchObject({ scope: "pay", known: true, keys: [] });
+    expect(status.fieldErrors.status?.length).toBeGreaterThan(0);
+    const cursor = await loadIdempotencyBrowse(store.db, { scope: "pay", after: "x".repeat(3000) });
+    expect(cursor).toMatchObject({ scope: "pay", known: true, keys: [] });
+    expect(cursor.fieldErrors.after?.length).toBeGreaterThan(0);
+  });
 });

@@ -10,7 +10,7 @@ import type { DbOrTx } from "@/db/types";
 import { rawValues, type SearchParams } from "@/lib/validation/console-common";
 import { IDEMPOTENCY_PAGE_SIZE, idempotencyBrowseSchema, type KeyStateFilter } from "@/lib/validation/console-idempotency";
 import { cappedCount, LIST_COUNT_CAP, type CappedCount } from "./capped-count";
-import { decodeCursor, encodeCursor } from "./cursor";
+import { decodeCursor, encodeCursor, keysetPage } from "./cursor";
 
 export type KeyState = "in_progress" | "stuck" | "completed" | "expired";
 
@@ -78,7 +78,10 @@ export async function loadIdempotencyBrowse(
   const parsed = idempotencyBrowseSchema.safeParse(params);
   if (!parsed.success) {
     const fieldErrors = z.flattenError(parsed.error).fieldErrors as Record<string, string[]>;
-    return { scopes, scope: null, rawScope, known: false, status: "in_progress", fieldErrors, keys: [], nextCursor: null, prevCursor: null, total: null };
+    // Another field refused leaves a valid scope chosen: the page names it, never "null".
+    const scope = fieldErrors.scope ? null : (idempotencyBrowseSchema.shape.scope.parse(params.scope) ?? scopes[0] ?? null);
+    const known = scope !== null && scopes.includes(scope);
+    return { scopes, scope, rawScope, known, status: "in_progress", fieldErrors, keys: [], nextCursor: null, prevCursor: null, total: null };
   }
   const scope = parsed.data.scope ?? scopes[0] ?? null;
   const status = parsed.data.status;
@@ -90,10 +93,8 @@ export async function loadIdempotencyBrowse(
     listIdempotencyKeys(db, { scope, state: status, afterKey, beforeKey, limit: pageSize + 1 }),
     countIdempotencyKeys(db, { scope, state: status, cap: LIST_COUNT_CAP }),
   ]);
-  // Paging back reads one extra row before the page: it says whether there is an earlier page.
-  const more = rows.length > pageSize;
-  const page = beforeKey !== undefined ? rows.slice(-pageSize) : rows.slice(0, pageSize);
-  const cursor = (row: IdempotencyKeyRow | undefined) => (row ? encodeCursor([row.key]) : null);
+  const direction = { back: beforeKey !== undefined, forward: afterKey !== undefined };
+  const { page, nextCursor, prevCursor } = keysetPage(rows, pageSize, direction, (row) => encodeCursor([row.key]));
   return {
     scopes,
     scope,
@@ -102,8 +103,8 @@ export async function loadIdempotencyBrowse(
     status,
     fieldErrors: {},
     keys: page.map((row) => keyView(row)),
-    nextCursor: beforeKey !== undefined || more ? cursor(page.at(-1)) : null,
-    prevCursor: (beforeKey !== undefined ? more : afterKey !== undefined) ? cursor(page[0]) : null,
+    nextCursor,
+    prevCursor,
     total: cappedCount(counted),
   };
 }

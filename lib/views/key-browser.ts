@@ -6,7 +6,7 @@ import { rawValues, type SearchParams } from "@/lib/validation/console-common";
 import { KEY_PAGE_SIZE, keyBrowserQuerySchema, type KeyBrowserQuery } from "@/lib/validation/console-keys";
 import { LIST_COUNT_CAP } from "./capped-count";
 import { serviceSummary, type ServiceSummary } from "./service-summary";
-import { decodeCursor, encodeCursor } from "./cursor";
+import { decodeCursor, encodeCursor, pageCursors } from "./cursor";
 
 export const KEY_FILTER_NAMES = ["prefix", "from", "to", "minVersion", "sort"] as const;
 
@@ -68,9 +68,9 @@ export async function loadKeyBrowser(
     listKeysPage(db, { ...scope, sort: q.sort, after, before, limit: pageSize }),
     countable ? countKeys(db, scope, KEY_COUNT_CAP) : Promise.resolve(null),
   ]);
-  const first = page.rows[0];
-  const last = page.rows.at(-1);
-  const cursorOf = (row: (typeof page.rows)[number] | undefined) => (row ? encodeCursor([row.cursor.lastChanged, row.cursor.messageId]) : null);
+  const cursors = pageCursors(page.rows, { back: before !== undefined, forward: after !== undefined, hasMore: page.hasMore }, (row) =>
+    encodeCursor([row.cursor.lastChanged, row.cursor.messageId]),
+  );
   return {
     service: summary,
     filters: q,
@@ -83,8 +83,7 @@ export async function loadKeyBrowser(
       firstSeen: row.firstSeen.toISOString(),
       lastChanged: row.lastChanged.toISOString(),
     })),
-    nextCursor: (before ? true : page.hasMore) ? cursorOf(last) : null,
-    prevCursor: (before ? page.hasMore : after !== undefined) ? cursorOf(first) : null,
+    ...cursors,
     total,
   };
 }

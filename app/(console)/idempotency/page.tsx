@@ -23,6 +23,12 @@ export const metadata: Metadata = { title: "Idempotency keys" };
 
 const LABELS = { in_progress: "In progress", completed: "Completed", expired: "Expired" };
 
+/** A refused paging cursor (after/before) is named as the page link it came from. */
+const pageLinkErrors = (fieldErrors: Record<string, string[]>) => {
+  const errors = [...(fieldErrors.after ?? []), ...(fieldErrors.before ?? [])];
+  return errors.length > 0 ? errors : undefined;
+};
+
 export default async function IdempotencyPage({ searchParams }: { searchParams: Promise<SearchParams> }) {
   await requireConsoleActor("read");
   const params = await searchParams;
@@ -31,6 +37,7 @@ export default async function IdempotencyPage({ searchParams }: { searchParams: 
   const { scopes, scope, rawScope, known, status, keys, nextCursor, prevCursor, fieldErrors, total } = loaded.data;
   const released = param(params.released);
   const scopeErrors = fieldErrors.scope ?? (scope !== null && !known ? [`There is no idempotency scope named “${scope}”.`] : undefined);
+  const invalid = Boolean(scopeErrors) || Object.keys(fieldErrors).length > 0;
   return (
     <>
       <PageHeader title="Idempotency keys" description="Request dedup per scope. An in-progress key whose lock has run out is stuck: its caller died." />
@@ -75,13 +82,13 @@ export default async function IdempotencyPage({ searchParams }: { searchParams: 
           ) : null}
           <nav className="tabs" aria-label="Status" style={{ marginBottom: "0.75rem" }}>
             {KEY_STATES.map((s) => (
-              <Link key={s} href={hrefWith("/idempotency", { scope, status: s })} aria-current={s === status ? "page" : undefined}>
+              <Link key={s} href={hrefWith("/idempotency", { scope, status: s })} aria-current={s === status && !fieldErrors.status ? "page" : undefined}>
                 {LABELS[s]}
               </Link>
             ))}
           </nav>
-          {scopeErrors ? (
-            <InvalidFilters what="keys" />
+          {invalid ? (
+            <InvalidFilters what="keys" fields={{ status: fieldErrors.status, "page link": pageLinkErrors(fieldErrors) }} />
           ) : keys.length === 0 ? (
             <EmptyState title={`No ${LABELS[status].toLowerCase()} keys in scope ${scope}.`} />
           ) : (
@@ -127,7 +134,7 @@ export default async function IdempotencyPage({ searchParams }: { searchParams: 
             </div>
           )}
           <Pager
-            isFirst={!params.after && !params.before}
+            isFirst={invalid || (!params.after && !params.before)}
             firstHref={hrefWith("/idempotency", { scope, status })}
             prevHref={prevCursor ? hrefWith("/idempotency", { scope, status, before: prevCursor }) : null}
             nextHref={nextCursor ? hrefWith("/idempotency", { scope, status, after: nextCursor }) : null}
