@@ -1,4 +1,3 @@
-import { spawn } from "node:child_process";
 import { mkdtemp, readFile } from "node:fs/promises";
 import net from "node:net";
 import os from "node:os";
@@ -11,38 +10,16 @@ import { createTestToken } from "@/lib/client/token.fixture";
 import { startTestApi } from "@/test/api-server";
 import { databaseUrl, withAdmin } from "@/test/pg-admin";
 import { describeError } from "./errors";
+import { runWeir } from "./weir.fixture";
 import { createService } from "@/test/factories";
 import { createTestDatabase, type TestDatabase } from "@/test/test-db";
-
-const BIN = path.resolve(import.meta.dirname, "../bin/weir.mjs");
-
-interface Run {
-  code: number | null;
-  stdout: string;
-  stderr: string;
-}
 
 let store: TestDatabase;
 /** One service per test that reads or changes keys, so the tests can run side by side. */
 let exported: string;
 let resetting: string;
 
-/** Runs `weir <args>` as an operator would, against this file's database. */
-function weir(args: string[], env: Record<string, string> = {}, input?: string): Promise<Run> {
-  return new Promise((resolve) => {
-    const child = spawn(process.execPath, [BIN, ...args], {
-      cwd: os.tmpdir(),
-      env: { ...process.env, DATABASE_URL: store.url, ...env },
-      stdio: ["pipe", "pipe", "pipe"],
-    });
-    let stdout = "";
-    let stderr = "";
-    child.stdout.on("data", (chunk) => (stdout += chunk));
-    child.stderr.on("data", (chunk) => (stderr += chunk));
-    child.stdin.end(input ?? "");
-    child.on("close", (code) => resolve({ code, stdout, stderr }));
-  });
-}
+const weir = (args: string[], env: Record<string, string> = {}, input?: string) => runWeir(store.url, args, env, input);
 
 const count = async (query: ReturnType<typeof sql>) => Number((await store.db.execute<{ n: number }>(query)).rows[0]!.n);
 
@@ -60,7 +37,7 @@ describe("weir CLI", () => {
   it("prints help with every command, and exits 2 on bad usage", async () => {
     const help = await weir(["--help"]);
     expect(help.code).toBe(0);
-    for (const command of ["migrate", "services", "reset", "export", "cleanup", "users", "tokens", "simulate"]) expect(help.stdout).toContain(command);
+    for (const command of ["migrate", "services", "groups", "keys", "claims", "reset", "export", "cleanup", "users", "tokens", "simulate"]) expect(help.stdout).toContain(command);
     expect(help.stdout).toContain("Exit codes");
     const unknown = await weir(["frobnicate"]);
     expect(unknown.code).toBe(2);
@@ -190,6 +167,21 @@ describe("weir CLI", () => {
     expect(allowed.status).toBe(200);
     const other = await api.request("POST", "/api/v1/check", { serviceId: "someone-else", messageId: "x", payload: 1 }, { authorization: `Bearer ${secret}` });
     expect(other.status).toBe(403);
+
+    // Revoking is audited with why: no reason, or a blank one, changes nothing.
+    const id = /token (tok_\S+)/.exec(token.stderr)![1]!;
+    expect((await weir(["tokens", "revoke", id])).code).toBe(2);
+    const blank = await weir(["tokens", "revoke", id, "--reason", "   "]);
+    expect(blank.code).toBe(2);
+    expect(blank.stderr).toContain("(reason)");
+    const stillValid = await api.request("POST", "/api/v1/check", { serviceId: exported, messageId: "via-token", payload: 1 }, { authorization: `Bearer ${secret}` });
+    expect(stillValid.status).toBe(200);
+    const revoked = await weir(["tokens", "revoke", id, "--reason", "leaked in a CI log", "--actor", "root"]);
+    expect(revoked.code, revoked.stderr).toBe(0);
+    expect(revoked.stderr).toContain(`revoked token ${id}`);
+    const refused = await api.request("POST", "/api/v1/check", { serviceId: exported, messageId: "x", payload: 1 }, { authorization: `Bearer ${secret}` });
+    expect(refused.status).toBe(401);
+    expect(await count(sql`select count(*)::int as n from audit_log where action = 'token.revoke' and reason = 'leaked in a CI log' and actor like '%root%'`)).toBe(1);
   });
 
   it("simulates realistic traffic through a running weir", async () => {
@@ -241,9 +233,15 @@ describe("weir CLI on a database that was never migrated", () => {
       ["reset", "--group", "billing", "--all", "--reason", "replay", "--dry-run"],
       ["undo-reset", "1", "--reason", "oops"],
       ["cleanup"],
+      ["keys", "revert", "--service", "orders", "--message", "K-1", "--version", "2"],
+      ["claims", "release", "--group", "billing", "--message", "K-1"],
+      ["groups", "list"],
+      ["groups", "set", "billing", "--ttl", "60", "--reason", "shorter"],
     ];
-    for (const args of commands) {
-      const run = await empty(args);
+    // Independent commands, run side by side so the test's time does not grow with their number.
+    const runs = await Promise.all(commands.map((args) => empty(args)));
+    for (const [i, args] of commands.entries()) {
+      const run = runs[i]!;
       const label = `weir ${args.join(" ")}: ${run.stderr}`;
       expect(run.code, label).toBe(3);
       expect(run.stderr.trim(), label).toBe(notMigrated);

@@ -33,3 +33,17 @@ test("revoking a token needs a reason and a confirmation; times render alike in 
   await expect(page.getByRole("row").filter({ hasText: name }).locator("time").first()).toHaveAttribute("title", / UTC$/);
   expect(errors.filter((e) => /hydrat|#418|#423|#425/i.test(e))).toEqual([]);
 });
+
+test("the API refuses to revoke a token without a reason, naming the field, and keeps the token", async ({ request }) => {
+  const created = await request.post("/api/v1/tokens", { data: { name: uniqueId("e2e-keep"), services: ["*"] } });
+  expect(created.status()).toBe(201);
+  const { id } = (await created.json()).details as { id: string };
+  for (const data of [undefined, { reason: "   " }, {}]) {
+    const refused = await request.delete(`/api/v1/tokens/${id}`, data === undefined ? undefined : { data });
+    expect(refused.status()).toBe(400);
+    expect((await refused.json()).error).toMatchObject({ code: "invalid_request", field: "reason" });
+  }
+  const listed = (await (await request.get("/api/v1/tokens")).json()).tokens as { id: string; revokedAt: string | null }[];
+  expect(listed.find((t) => t.id === id)?.revokedAt).toBeNull();
+  expect((await request.delete(`/api/v1/tokens/${id}`, { data: { reason: "rotated" } })).status()).toBe(200);
+});

@@ -1,7 +1,8 @@
 import { createApiToken } from "@/lib/auth/tokens/create-token";
+import { revokeApiTokenVerb } from "@/lib/auth/tokens/revoke-token";
 import { cliActor, withStore } from "../store";
 import type { GlobalOptions } from "../main";
-import type { CreateTokenOptions } from "../commands/tokens";
+import type { CreateTokenOptions, RevokeTokenOptions } from "../commands/tokens";
 
 export async function runCreateToken(options: CreateTokenOptions, globals: GlobalOptions): Promise<void> {
   const every = options.all ? ["*"] : undefined;
@@ -25,5 +26,13 @@ export async function runCreateToken(options: CreateTokenOptions, globals: Globa
     console.error(`created ${d.role} token ${d.id} "${d.name}": services [${d.services.join(", ")}], groups [${d.consumerGroups.join(", ")}], scopes [${d.idempotencyScopes.join(", ")}]${d.expiresAt ? `, expires ${d.expiresAt}` : ""}`);
     console.error("the secret below is shown once; store it now");
     console.log(created.token);
+  });
+}
+
+/** The verb's schema refuses a blank reason, as it does for the API and the console. */
+export async function runRevokeToken(id: string, options: RevokeTokenOptions, globals: GlobalOptions): Promise<void> {
+  await withStore({ databaseUrl: globals.databaseUrl }, async ({ db }) => {
+    const revoked = await revokeApiTokenVerb({ db, actor: cliActor(options.actor), input: { id, reason: options.reason } });
+    console.error(`revoked token ${revoked.id} "${revoked.name}": refused within 10 s on every node`);
   });
 }

@@ -15,6 +15,11 @@ export interface CreateTokenOptions {
   json?: boolean;
 }
 
+export interface RevokeTokenOptions {
+  reason: string;
+  actor?: string;
+}
+
 export function tokensCommand(program: Command, globals: () => GlobalOptions): void {
   const tokens = program.command("tokens").description("API tokens for services and automation");
   tokens
@@ -38,4 +43,11 @@ Examples:
   $ weir tokens create --name prometheus --role viewer --all`,
     )
     .action(async (options: CreateTokenOptions) => (await import("../actions/tokens")).runCreateToken(options, globals()));
+  tokens
+    .command("revoke <id>")
+    .description("revoke an API token: refused at once on this node, within 10 s on every node")
+    .requiredOption("--reason <why>", "why, for the audit log (required)")
+    .option("--actor <name>", "who to name in the audit log (default: the OS user)")
+    .addHelpText("after", `\nExample:\n  $ weir tokens revoke tok_AbCdEf12 --reason "leaked in a CI log"`)
+    .action(async (id: string, options: RevokeTokenOptions) => (await import("../actions/tokens")).runRevokeToken(id, options, globals()));
 }

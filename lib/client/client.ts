@@ -234,9 +234,9 @@ export class WeirClient {
     return (await this.transport.json<CreatedToken>("POST", "/api/v1/tokens", input, call)).body;
   }
 
-  async revokeToken(id: string, reason?: string, call?: CallOptions): Promise<ApiToken> {
-    const body = reason === undefined ? undefined : { reason };
-    return (await this.transport.json<{ token: ApiToken }>("DELETE", `/api/v1/tokens/${seg(id)}`, body, call)).body.token;
+  /** The reason is required: the audit log keeps why every token was revoked. */
+  async revokeToken(id: string, reason: string, call?: CallOptions): Promise<ApiToken> {
+    return (await this.transport.json<{ token: ApiToken }>("DELETE", `/api/v1/tokens/${seg(id)}`, { reason }, call)).body.token;
   }
 
   async listUsers(call?: CallOptions): Promise<(User & { createdAt: string })[]> {

@@ -1,5 +1,6 @@
 import { z } from "zod";
 import { textSchema } from "./common";
+import { reasonSchema } from "./window";
 
 /** A scope entry: an id (services, consumer groups and idempotency scopes share the id alphabet) or "*". */
 const scopeEntry = z.string().regex(/^(\*|[A-Za-z0-9][A-Za-z0-9._:-]{0,127})$/, 'an id, or "*" for all');
@@ -21,9 +22,10 @@ export const createTokenSchema = z.object({
 });
 export type CreateTokenInput = z.input<typeof createTokenSchema>;
 
+/** Revoking is destructive: like every such operation, it is audited with why. */
 export const revokeTokenSchema = z.object({
   id: z.string().regex(/^tok_[A-Za-z0-9_-]{8,64}$/),
-  reason: optionalReasonSchema,
+  reason: reasonSchema,
 });
 export type RevokeTokenInput = z.input<typeof revokeTokenSchema>;
 

@@ -49,7 +49,7 @@ describe("API token authentication", () => {
   it("stops a token revoked on this node at once, and one revoked elsewhere within the cache time", async () => {
     const here = await newToken("revoked-here");
     expect(await actorForToken(store.db, here.token)).not.toBeNull();
-    await revokeApiTokenVerb({ db: store.db, actor: SYSTEM_ACTOR, input: { id: here.details.id } });
+    await revokeApiTokenVerb({ db: store.db, actor: SYSTEM_ACTOR, input: { id: here.details.id, reason: "leaked" } });
     expect(await actorForToken(store.db, here.token)).toBeNull();
 
     const elsewhere = await newToken("revoked-elsewhere");

@@ -35,7 +35,7 @@ export async function revokeApiTokenVerb({ db, actor, input }: { db: DbOrTx; act
       action: "token.revoke",
       target: `token:${revoked.id}`,
       affected: 1,
-      reason: parsed.reason ?? null,
+      reason: parsed.reason,
       details: { name: revoked.name },
     });
     return revoked;

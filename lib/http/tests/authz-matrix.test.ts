@@ -92,7 +92,7 @@ const MATRIX: Record<string, Case> = {
   "PUT /api/v1/idempotency-scopes/:id": { allowed: OPERATORS, call: (f) => ({ path: `/api/v1/idempotency-scopes/${f.scope}`, body: { retentionSeconds: 7200 } }) },
   "GET /api/v1/tokens": { allowed: [...ADMINS, "other-admin"], filtered: true, call: () => ({ path: "/api/v1/tokens" }) },
   "POST /api/v1/tokens": { allowed: ADMINS, call: (f) => ({ path: "/api/v1/tokens", body: { name: next("t"), services: [f.service] } }) },
-  "DELETE /api/v1/tokens/:id": { allowed: ADMINS, call: async (f) => ({ path: `/api/v1/tokens/${await f.tokenId()}` }) },
+  "DELETE /api/v1/tokens/:id": { allowed: ADMINS, call: async (f) => ({ path: `/api/v1/tokens/${await f.tokenId()}`, body: { reason: "matrix" } }) },
   "GET /api/v1/users": { allowed: ADMINS, call: () => ({ path: "/api/v1/users" }) },
   "POST /api/v1/users": { allowed: ADMINS, call: () => ({ path: "/api/v1/users", body: { email: `${next("u")}@weir.test`, password: "long enough password", role: "viewer" } }) },
   "PUT /api/v1/users/:id/role": { allowed: ADMINS, call: (f) => ({ path: `/api/v1/users/${f.userId}/role`, body: { role: "operator" } }) },
@@ -215,7 +215,7 @@ describe("cross-service isolation", () => {
     expect((await api.as(doomed).request("GET", "/api/v1/services")).status).toBe(200);
     const list = await api.request("GET", "/api/v1/tokens");
     const id = list.body.tokens.find((t: { name: string }) => t.name === "doomed").id;
-    expect((await api.request("DELETE", `/api/v1/tokens/${id}`)).status).toBe(200);
+    expect((await api.request("DELETE", `/api/v1/tokens/${id}`, { reason: "matrix" })).status).toBe(200);
     expect((await api.as(doomed).request("GET", "/api/v1/services")).status).toBe(401);
   });
 
@@ -238,15 +238,15 @@ describe("cross-service isolation", () => {
     const all = (await api.request("GET", "/api/v1/tokens")).body.tokens as { id: string; name: string }[];
     const star = all.find((t) => t.name === "test admin")!;
     const own = all.find((t) => t.name === "own")!;
-    expect((await admin.request("DELETE", `/api/v1/tokens/${star.id}`)).status).toBe(403);
-    expect((await admin.request("DELETE", `/api/v1/tokens/${own.id}`)).status).toBe(403);
+    expect((await admin.request("DELETE", `/api/v1/tokens/${star.id}`, { reason: "matrix" })).status).toBe(403);
+    expect((await admin.request("DELETE", `/api/v1/tokens/${own.id}`, { reason: "matrix" })).status).toBe(403);
     // An unknown id answers like a forbidden one, so a scoped token cannot probe which ids exist.
-    expect((await admin.request("DELETE", "/api/v1/tokens/tok_doesnotexist1")).status).toBe(403);
-    expect((await api.request("DELETE", "/api/v1/tokens/tok_doesnotexist1")).status).toBe(404);
+    expect((await admin.request("DELETE", "/api/v1/tokens/tok_doesnotexist1", { reason: "matrix" })).status).toBe(403);
+    expect((await api.request("DELETE", "/api/v1/tokens/tok_doesnotexist1", { reason: "matrix" })).status).toBe(404);
     const other = (await api.request("GET", "/api/v1/tokens")).body.tokens.find((t: { name: string }) => t.name === "other")!;
     const child = await admin.request("POST", "/api/v1/tokens", { name: "child of other", services: other.services, consumerGroups: other.consumerGroups });
     expect(child.status).toBe(201);
-    expect((await admin.request("DELETE", `/api/v1/tokens/${child.body.details.id}`)).status).toBe(200);
+    expect((await admin.request("DELETE", `/api/v1/tokens/${child.body.details.id}`, { reason: "matrix" })).status).toBe(200);
     expect((await api.request("GET", "/api/v1/users")).status).toBe(200);
     expect((await admin.request("GET", "/api/v1/users")).status).toBe(403);
   });
