@@ -44,7 +44,7 @@ describe("every hot statement is a router plan on Citus (one task, one shard)", 
         { serviceId: lean, messageId: "m-3", payload: { a: 3 } },
       ]);
     });
-    expect(new Set(sent.map((s) => s.name))).toEqual(new Set(["weir_last_seen_decide_one_v3"]));
+    expect(new Set(sent.map((s) => s.name))).toEqual(new Set(["weir_last_seen_decide_one_v4"]));
   });
 
   it("a check of a key stored under older hash settings: both asks", async () => {
@@ -54,7 +54,22 @@ describe("every hot statement is a router plan on Citus (one task, one shard)", 
     const sent = await assertRouted(async (db) => {
       expect((await check(db, { serviceId, messageId: "hv-1", payload: { a: 1, b: 2 } })).decision).toBe("duplicate");
     });
-    expect(sent.map((s) => s.name)).toEqual(["weir_last_seen_decide_one_v3", "weir_last_seen_decide_one_v3"]);
+    expect(sent.map((s) => s.name)).toEqual(["weir_last_seen_decide_one_v4", "weir_last_seen_decide_one_v4"]);
+  });
+
+  it("a check of a key stored under older hash settings whose accepted payload is kept: the read and the move", async () => {
+    const serviceId = await createService(store.db, { historyDepth: 2 });
+    await check(store.db, { serviceId, messageId: "hv-2", payload: { a: 1, b: 2 } });
+    await saveService({ db: store.db, actor: SYSTEM_ACTOR, id: serviceId, input: { includedPaths: ["/a"], historyDepth: 2 } });
+    const sent = await assertRouted(async (db) => {
+      expect((await check(db, { serviceId, messageId: "hv-2", payload: { a: 1, b: 3 } })).decision).toBe("duplicate");
+    });
+    expect(sent.map((s) => s.name)).toEqual([
+      "weir_last_seen_decide_one_v4",
+      "weir_last_seen_kept_payload_v1",
+      "weir_last_seen_rebase_v1",
+      "weir_last_seen_decide_one_v4",
+    ]);
   });
 
   it("last-seen revert: the compare-and-swap, the history drop and the state read", async () => {

@@ -3,10 +3,21 @@ import { runRaw } from "@/db/raw";
 import type { DbOrTx } from "@/db/types";
 import { decided } from "@/lib/telemetry/decisions";
 import { hashJsonAt } from "@/lib/dedup/canonical/canonical-json";
+import type { PathFilter } from "@/lib/dedup/canonical/path-filter";
+import { hashesNoMoreThan } from "@/lib/dedup/canonical/path-filter-cover";
+import { structuralHash } from "@/lib/dedup/canonical/structural-hash";
 import { forEachLimited, ROUTED_CONCURRENCY } from "../routed";
 import { hashSettingsHistory } from "./hash-settings-history";
 import { serviceConfigs } from "./service-config";
-import { currentVersionStatement, decideOneStatement, decideStatement, type DecideRow, type StatementItem } from "./statement";
+import {
+  currentVersionStatement,
+  decideOneStatement,
+  decideStatement,
+  keptPayloadStatement,
+  rebaseStatement,
+  type DecideRow,
+  type StatementItem,
+} from "./statement";
 
 export type Decision = "new" | "changed" | "duplicate";
 
@@ -30,6 +41,14 @@ export interface CheckOutcome {
   /** When the stored version was accepted: for a duplicate, when the payload it matched was. */
   acceptedAt: Date;
 }
+
+/** Where a key stood when a check found it under other hash settings. */
+interface StoredAt {
+  version: number;
+  hashVersion: number;
+}
+
+const storedAt = (row: Omit<DecideRow, "ord">): StoredAt => ({ version: Number(row.version), hashVersion: row.stored_hash_version });
 
 const keyOf = (serviceId: string, messageId: string) => `${serviceId}\u0000${messageId}`;
 
@@ -70,23 +89,66 @@ export async function decideDistinct(db: DbOrTx, items: readonly HashedCheck[]):
   }
   // Only the first check of each key after a settings change comes here.
   if (stale.length > 0) {
-    const asked = await forEachLimited(stale, ROUTED_CONCURRENCY, (i) => askUnderStoredSettings(db, items[i]!, byPosition[i]!.stored_hash_version, 0));
+    const asked = await forEachLimited(stale, ROUTED_CONCURRENCY, (i) => askUnderStoredSettings(db, items[i]!, storedAt(byPosition[i]!), 0));
     stale.forEach((i, position) => (outcomes[i] = asked[position]!));
   }
   return outcomes;
 }
 
 /**
- * The key's hash was made under other hash settings: the payload is hashed under those too,
- * and the key asked again with both hashes, so a payload that did not change is a duplicate
- * whatever the settings did since (and the key's hash moves to the current settings).
+ * The key's hash was made under other hash settings. Newer ones than this node's: its cached
+ * settings are out of date, and the check is decided under the key's. Older ones: the key is
+ * judged by the payload that was accepted, never by the settings alone. When that payload is
+ * kept (history), it is hashed under the current settings and the key moves to them (exact);
+ * otherwise the payload is hashed under the key's settings too and the key asked again with
+ * both hashes, so a payload that did not change is a duplicate whatever the settings did since.
  */
-async function askUnderStoredSettings(db: DbOrTx, item: HashedCheck, storedVersion: number, attempt: number): Promise<CheckOutcome> {
-  // A key stored under newer settings than this node knows: its cached settings are out of date.
-  if (storedVersion > item.hashVersion) serviceConfigs.invalidate(item.serviceId);
-  const filter = await hashSettingsHistory.filterOf(db, item.serviceId, storedVersion);
-  const { hash } = hashJsonAt(item.payloadSource, item.payloadAt, { filter });
-  return decideOne(db, { ...item, stored: { hash, hashVersion: storedVersion } }, attempt + 1);
+async function askUnderStoredSettings(db: DbOrTx, item: HashedCheck, stored: StoredAt, attempt: number): Promise<CheckOutcome> {
+  if (stored.hashVersion > item.hashVersion) {
+    serviceConfigs.invalidate(item.serviceId);
+    const filter = await hashSettingsHistory.filterOf(db, item.serviceId, stored.hashVersion);
+    const { hash } = hashJsonAt(item.payloadSource, item.payloadAt, { filter });
+    return decideOne(db, { ...item, hash, hashVersion: stored.hashVersion }, attempt + 1);
+  }
+  const [older, current] = await Promise.all([
+    hashSettingsHistory.filterOf(db, item.serviceId, stored.hashVersion),
+    hashSettingsHistory.filterOf(db, item.serviceId, item.hashVersion),
+  ]);
+  if (item.historyDepth > 0 && (await rebaseOnKeptPayload(db, item, stored, older, current))) {
+    return decideOne(db, item, attempt + 1);
+  }
+  const { hash } = hashJsonAt(item.payloadSource, item.payloadAt, { filter: older });
+  const upgrade = hashesNoMoreThan(current, older);
+  return decideOne(db, { ...item, stored: { hash, hashVersion: stored.hashVersion, upgrade } }, attempt + 1);
+}
+
+/**
+ * Moves the key's hash to the current settings by hashing its kept payload of the stored
+ * version under them: only if that payload hashes to the stored hash under the key's settings
+ * (it is the accepted one) and the key is still at that version. False when nothing moved.
+ */
+async function rebaseOnKeptPayload(
+  db: DbOrTx,
+  item: HashedCheck,
+  stored: StoredAt,
+  older: PathFilter | null,
+  current: PathFilter | null,
+): Promise<boolean> {
+  const [kept] = await runRaw<{ payload: string }>(db, keptPayloadStatement(item.serviceId, item.messageId, stored.version));
+  if (!kept) return false;
+  let accepted: string;
+  let rebased: string;
+  try {
+    accepted = structuralHash(kept.payload, { filter: older }).hash;
+    rebased = structuralHash(kept.payload, { filter: current }).hash;
+  } catch {
+    return false;
+  }
+  const moved = await runRaw<{ version: number }>(
+    db,
+    rebaseStatement({ ...item, version: stored.version, from: { hash: accepted, hashVersion: stored.hashVersion }, hash: rebased }),
+  );
+  return moved.length > 0;
 }
 
 /**
@@ -114,7 +176,7 @@ async function decideOne(db: DbOrTx, item: HashedCheck, attempt = 0): Promise<Ch
   if (row.decision !== "stale") return toOutcome(item, row);
   // The settings changed again between the two asks.
   if (attempt >= 3) throw new Error(`key ${item.serviceId}/${item.messageId} keeps changing hash settings under a check`);
-  return askUnderStoredSettings(db, item, row.stored_hash_version, attempt);
+  return askUnderStoredSettings(db, item, storedAt(row), attempt);
 }
 
 function toOutcome(item: HashedCheck, row: Omit<DecideRow, "ord">): CheckOutcome {

@@ -6,7 +6,9 @@ import { saveService } from "@/lib/services/save-service";
 import type { ServiceSettingsInput } from "@/lib/validation/services";
 import { createService } from "@/test/factories";
 import { createTestDatabase, type TestDatabase } from "@/test/test-db";
-import { check } from "./check";
+import { check, hashForService } from "./check";
+import { decideInOrder } from "./decide";
+import type { ServiceConfig } from "./service-config";
 import { runReset, runUndo } from "@/lib/reset/run-reset";
 import { startReset } from "@/lib/reset/start-reset";
 import { undoReset } from "@/lib/reset/undo-reset";
@@ -58,8 +60,58 @@ describe("hash settings versions", () => {
     const changed = await decide(serviceId, "o-2", { ...ORDER, status: "refunded" });
     expect(changed).toMatchObject({ decision: "changed", version: 2, hashVersion: 2 });
     expect(await stored(serviceId, "o-2")).toMatchObject({ hash_version: 2, previous_hash_version: 1 });
-    // From now on meta counts.
-    expect((await decide(serviceId, "o-1", { ...ORDER, meta: { sentAt: "t10" } })).decision).toBe("changed");
+    // From now on meta counts for o-2, whose hash was made under the current settings.
+    expect((await decide(serviceId, "o-2", { ...ORDER, status: "refunded", meta: { sentAt: "t10" } })).decision).toBe("changed");
+  });
+
+  it("never store the hash of a payload that only matched the accepted one under wider settings", async () => {
+    const serviceId = await createService(store.db, { ignoredPaths: ["/meta"] });
+    const accepted = await decide(serviceId, "o-1", ORDER);
+    await settle(serviceId, { ignoredPaths: [] });
+    // Equal to the accepted payload under the settings that stored it: a duplicate, but its meta was
+    // never accepted, so the key keeps the accepted payload's hash and settings.
+    expect((await decide(serviceId, "o-1", { ...ORDER, meta: { sentAt: "t9" } })).decision).toBe("duplicate");
+    expect(await stored(serviceId, "o-1")).toMatchObject({ version: 1, hash: accepted.hash, hash_version: 1 });
+    // The payload that was accepted, redelivered: still a duplicate, never a change.
+    expect((await decide(serviceId, "o-1", ORDER)).decision).toBe("duplicate");
+    // A real change moves the key to the current settings; meta counts from then on.
+    expect((await decide(serviceId, "o-1", { ...ORDER, status: "refunded" })).decision).toBe("changed");
+    expect(await stored(serviceId, "o-1")).toMatchObject({ version: 2, hash_version: 2 });
+    expect((await decide(serviceId, "o-1", { ...ORDER, status: "refunded", meta: { sentAt: "t10" } })).decision).toBe("changed");
+  });
+
+  it("judge a key by the current settings at once when its accepted payload is kept", async () => {
+    const widened = await createService(store.db, { ignoredPaths: ["/meta"], historyDepth: 3 });
+    await decide(widened, "o-1", ORDER);
+    await settle(widened, { ignoredPaths: [], historyDepth: 3 });
+    // The kept payload is hashed under the current settings: the key moves to them, exactly.
+    const same = await decide(widened, "o-1", ORDER);
+    expect(same).toMatchObject({ decision: "duplicate", version: 1, hashVersion: 2 });
+    expect(await stored(widened, "o-1")).toMatchObject({ version: 1, hash: same.hash, hash_version: 2 });
+    // Meta is hashed now, and this meta was not the accepted one: a change.
+    expect((await decide(widened, "o-1", { ...ORDER, meta: { sentAt: "t9" } })).decision).toBe("changed");
+
+    // Narrowed: a payload that differs only in what the new settings drop is a duplicate, not a change.
+    const narrowed = await createService(store.db, { historyDepth: 3 });
+    await decide(narrowed, "o-1", ORDER);
+    await settle(narrowed, { ignoredPaths: ["/meta"], historyDepth: 3 });
+    expect((await decide(narrowed, "o-1", { ...ORDER, meta: { sentAt: "t9" } })).decision).toBe("duplicate");
+    expect(await stored(narrowed, "o-1")).toMatchObject({ version: 1, hash_version: 2 });
+  });
+
+  it("decide a key stored under newer settings than a node knows under those, never moving it back", async () => {
+    const serviceId = await createService(store.db);
+    await decide(serviceId, "o-1", ORDER);
+    await settle(serviceId, { ignoredPaths: ["/meta"] });
+    expect((await decide(serviceId, "o-1", ORDER)).hashVersion).toBe(2);
+    // A node that has yet to see the change still hashes everything, under version 1.
+    const outdated: ServiceConfig = { id: serviceId, historyDepth: 0, ignoredPaths: [], includedPaths: [], hashVersion: 1, pathFilter: null };
+    const refunded = { ...ORDER, status: "refunded" };
+    const [fromOutdated] = await decideInOrder(store.db, [hashForService(outdated, "o-1", JSON.stringify(refunded))]);
+    expect(fromOutdated).toMatchObject({ decision: "changed", version: 2, hashVersion: 2 });
+    expect(await stored(serviceId, "o-1")).toMatchObject({ version: 2, hash_version: 2 });
+    // So the current settings still drop meta for this key.
+    expect((await decide(serviceId, "o-1", { ...refunded, meta: { sentAt: "t9" } })).decision).toBe("duplicate");
   });
 
   it("hash only the included paths", async () => {

@@ -94,10 +94,11 @@ export interface StatementItem {
   /** The service's hash settings version `hash` was made under. */
   hashVersion: number;
   /**
-   * Asking again for a key stored under other settings: the payload hashed under those too.
-   * Equal to the stored hash is a duplicate (and the key moves to `hashVersion`).
+   * Asking again for a key stored under older settings: the payload hashed under those too.
+   * Equal to the stored hash is a duplicate; the key moves to `hashVersion` only when `upgrade`
+   * says that is exact (the newer settings hash a part of what the older ones did).
    */
-  stored?: { hash: string; hashVersion: number };
+  stored?: { hash: string; hashVersion: number; upgrade: boolean };
   /** The payload's JSON text, sent only when the service keeps history. */
   payloadText: string | null;
   historyDepth: number;
@@ -120,16 +121,16 @@ export function decideStatement(items: readonly StatementItem[]): RawStatement {
 }
 
 /**
- * One key's check as the routable function of migration 0011: the same rule as the
+ * One key's check as the routable function of migration 0013: the same rule as the
  * batch statement, in statements that each name the key, and the only one that takes
- * `stored` (the second ask for a key stored under other settings). On Citus it runs
+ * `stored` (the second ask for a key stored under older settings). On Citus it runs
  * beside the key's shard; no row back means a concurrent check committed the same hash.
  */
 export function decideOneStatement(item: StatementItem): RawStatement {
   return {
-    name: "weir_last_seen_decide_one_v3",
+    name: "weir_last_seen_decide_one_v4",
     text: `select version, decision, last_changed, stored_hash_version
-      from weir_last_seen_decide_v3($1, $2, decode($3, 'hex'), $4, $5, $6, decode($7, 'hex'), $8)`,
+      from weir_last_seen_decide_v4($1, $2, decode($3, 'hex'), $4, $5, $6, decode($7, 'hex'), $8, $9)`,
     values: [
       item.serviceId,
       item.messageId,
@@ -139,6 +140,7 @@ export function decideOneStatement(item: StatementItem): RawStatement {
       item.historyDepth,
       item.stored?.hash ?? null,
       item.stored?.hashVersion ?? null,
+      item.stored?.upgrade ?? false,
     ],
   };
 }
@@ -149,5 +151,36 @@ export function currentVersionStatement(serviceId: string, messageId: string): R
     name: "weir_last_seen_version_v3",
     text: "select version, encode(hash, 'hex') as hash, hash_version, last_changed from last_seen where service_id = $1 and message_id = $2",
     values: [serviceId, messageId],
+  };
+}
+
+/** The payload kept for one version of a key (history), to hash it under other settings. */
+export function keptPayloadStatement(serviceId: string, messageId: string, version: number): RawStatement {
+  return {
+    name: "weir_last_seen_kept_payload_v1",
+    text: "select payload from payload_versions where service_id = $1 and message_id = $2 and version = $3",
+    values: [serviceId, messageId, version],
+  };
+}
+
+/**
+ * Moves a key's stored hash to newer hash settings: the accepted payload's hash under them, only
+ * while the key is still at that version with the hash that payload has under its own settings.
+ */
+export function rebaseStatement(o: {
+  serviceId: string;
+  messageId: string;
+  version: number;
+  from: { hash: string; hashVersion: number };
+  hash: string;
+  hashVersion: number;
+}): RawStatement {
+  return {
+    name: "weir_last_seen_rebase_v1",
+    text: `update last_seen set hash = decode($4, 'hex'), hash_version = $5
+      where service_id = $1 and message_id = $2 and version = $3
+        and hash = decode($6, 'hex') and hash_version = $7 and hash_version < $5
+      returning version`,
+    values: [o.serviceId, o.messageId, o.version, o.hash, o.hashVersion, o.from.hash, o.from.hashVersion],
   };
 }
