@@ -49,7 +49,8 @@ export class ServiceConfigCache {
       else missing.push(id);
     }
     if (missing.length > 0) {
-      for (const row of await findServices(db, missing)) found.set(row.id, this.store(row, now));
+      const generation = this.generation;
+      for (const row of await findServices(db, missing)) found.set(row.id, this.keep(row, generation));
     }
     return found;
   }
@@ -81,11 +82,16 @@ export class ServiceConfigCache {
     if (!pending) {
       const generation = this.generation;
       pending = findServices(db, [id])
-        .then((rows) => rows[0] && (generation === this.generation ? this.store(rows[0], Date.now()) : toServiceConfig(rows[0])))
+        .then((rows) => rows[0] && this.keep(rows[0], generation))
         .finally(() => this.loading.delete(id));
       this.loading.set(id, pending);
     }
     return pending;
+  }
+
+  /** Caches what a load read, unless settings were invalidated while it ran (it may have read the old ones). */
+  private keep(row: ServiceRow, generation: number): ServiceConfig {
+    return generation === this.generation ? this.store(row, Date.now()) : toServiceConfig(row);
   }
 
   /** Keeps the cached object when nothing changed, so a hash taken with its path filter stays reusable. */
