@@ -5,9 +5,11 @@
  */
 import { revalidatePath } from "next/cache";
 import { requireConsoleActor } from "@/lib/auth/console-actor";
+import { ValidationError } from "@/lib/errors";
 import { runAction, type ActionResult } from "@/lib/console/action-result";
 import { consoleDb } from "@/lib/console/store";
-import { changeGroupSettings, previewGroupSettings } from "@/lib/dedup/window/change-group-settings";
+import { previewGroupSettings } from "@/lib/dedup/window/change-group-settings";
+import { saveGroupSettings, type GroupIntent } from "@/lib/console/group-settings";
 import type { TtlPreview } from "@/lib/dedup/window/ttl-preview";
 import type { GroupSettingsChangeInput, GroupTtlPreviewInput } from "@/lib/validation/window";
 
@@ -27,10 +29,12 @@ export async function previewTtlAction(input: GroupTtlPreviewInput): Promise<Act
   });
 }
 
-export async function changeTtlAction(input: GroupSettingsChangeInput): Promise<ActionResult<GroupSettingsSaved>> {
+/** `intent` "change" refuses an unknown group (not found); "create" refuses one that exists. */
+export async function changeTtlAction(input: GroupSettingsChangeInput, intent: GroupIntent = "change"): Promise<ActionResult<GroupSettingsSaved>> {
   return runAction(async () => {
     const actor = await requireConsoleActor("operate");
-    const result = await changeGroupSettings({ db: await consoleDb(), actor, input });
+    if (intent !== "change" && intent !== "create") throw new ValidationError("intent must be change or create", "intent");
+    const result = await saveGroupSettings({ db: await consoleDb(), actor, input, intent });
     revalidatePath("/groups", "layout");
     return {
       ttlSeconds: result.group.ttlSeconds,

@@ -4,15 +4,17 @@ import { EmptyState } from "@/components/ui/empty-state";
 import { PageHeader } from "@/components/ui/page-header";
 import { StoreUnavailableNotice } from "@/components/ui/store-unavailable";
 import { requireConsoleActor } from "@/lib/auth/console-actor";
+import { can } from "@/lib/auth/authorize";
 import { formatCount, formatDuration, formatPercent } from "@/lib/views/format";
 import { loadGroups } from "@/lib/views/groups";
 import { withStore } from "@/lib/console/store";
+import { NewGroupForm } from "./new-group-form";
 
 export const dynamic = "force-dynamic";
 export const metadata: Metadata = { title: "Consumer groups" };
 
 export default async function GroupsPage() {
-  await requireConsoleActor("read");
+  const actor = await requireConsoleActor("read");
   const loaded = await withStore((db) => loadGroups(db));
   if (!loaded.ok) return <StoreUnavailableNotice />;
   const { groups, defaultTtlSeconds } = loaded.data;
@@ -22,8 +24,9 @@ export default async function GroupsPage() {
         title="Consumer groups"
         description={`Window dedup per group. Groups without settings use the default TTL of ${formatDuration(defaultTtlSeconds)}. Traffic over the last 24 h.`}
       />
+      {can(actor, "operate") ? <NewGroupForm defaultTtlSeconds={defaultTtlSeconds} /> : null}
       {groups.length === 0 ? (
-        <EmptyState title="No consumer groups yet.">A group appears with its first claim (POST /api/v1/claim) or when its TTL is set.</EmptyState>
+        <EmptyState title="No consumer groups yet.">A group appears with its first claim (POST /api/v1/claim), when its TTL is set, or when you create it here.</EmptyState>
       ) : (
         <div className="table-wrap">
           <table data-testid="groups">

@@ -2,32 +2,25 @@
 import { useMutation } from "@tanstack/react-query";
 import { useRouter } from "next/navigation";
 import { useState } from "react";
-import { Field } from "@/components/ui/field";
 import { FailureMessage } from "@/components/ui/failure-message";
 import { ReasonedAction } from "@/components/ui/reasoned-action";
 import { changeTtlAction, previewTtlAction } from "@/lib/actions/groups";
 import { useFollowFailure } from "@/lib/console/client-failure";
+import type { GroupSettingsChangeInput, GroupTtlPreviewInput } from "@/lib/validation/window";
 import { formatCount, formatDuration } from "@/lib/views/format";
-
-const UNITS = { seconds: 1, minutes: 60, hours: 3_600, days: 86_400 } as const;
-type Unit = keyof typeof UNITS;
-
-function initialUnit(seconds: number): Unit {
-  return seconds % 86_400 === 0 ? "days" : seconds % 3_600 === 0 ? "hours" : seconds % 60 === 0 ? "minutes" : "seconds";
-}
+import { TtlFields, useTtlFields } from "../_components/ttl-fields";
 
 /** Edit a TTL and the sliding setting: the preview of what it does to stored records comes first, and saving needs a reason. */
 export function TtlEditor({ consumerGroup, currentTtlSeconds, currentSlide }: { consumerGroup: string; currentTtlSeconds: number; currentSlide: boolean }) {
   const followFailure = useFollowFailure();
   const router = useRouter();
-  const [unit, setUnit] = useState<Unit>(initialUnit(currentTtlSeconds));
-  const [amount, setAmount] = useState(String(currentTtlSeconds / UNITS[initialUnit(currentTtlSeconds)]));
+  const fields = useTtlFields(currentTtlSeconds, currentSlide);
+  const { ttlSeconds, slide } = fields;
   const [reason, setReason] = useState("");
-  const [slide, setSlide] = useState(currentSlide);
-  const ttlSeconds = Math.round(Number(amount) * UNITS[unit]);
-  const preview = useMutation({ mutationFn: previewTtlAction });
+  const preview = useMutation({ mutationFn: (input: GroupTtlPreviewInput) => previewTtlAction(input) });
   const save = useMutation({
-    mutationFn: changeTtlAction,
+    // Changing settings of a group that does not exist is refused: creating one is the groups page's own form.
+    mutationFn: (input: GroupSettingsChangeInput) => changeTtlAction(input, "change"),
     onSuccess: (result) => {
       if (!result.ok) return followFailure(result);
       preview.reset();
@@ -41,23 +34,7 @@ export function TtlEditor({ consumerGroup, currentTtlSeconds, currentSlide }: { 
     <section className="panel" aria-label="Edit TTL">
       <h2>Change the TTL</h2>
       <div className="filters">
-        <Field label="New TTL" errors={failure?.fieldErrors?.ttlSeconds}>
-          <span className="actions">
-            <input name="ttl" type="number" min={1} value={amount} onChange={(e) => setAmount(e.target.value)} style={{ width: "8rem" }} />
-            <select name="unit" value={unit} onChange={(e) => setUnit(e.target.value as Unit)} aria-label="Unit">
-              {Object.keys(UNITS).map((u) => (
-                <option key={u}>{u}</option>
-              ))}
-            </select>
-          </span>
-        </Field>
-        <label className="field">
-          <span>Sliding window</span>
-          <span className="actions">
-            <input name="slide" type="checkbox" checked={slide} onChange={(e) => setSlide(e.target.checked)} />
-            <span className="small">a duplicate restarts the window</span>
-          </span>
-        </label>
+        <TtlFields label="New TTL" fields={fields} errors={failure?.fieldErrors?.ttlSeconds} />
         <button type="button" onClick={() => preview.mutate({ consumerGroup, ttlSeconds })} disabled={preview.isPending}>
           {preview.isPending ? "Measuring…" : "Preview effect"}
         </button>
