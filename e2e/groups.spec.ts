@@ -49,3 +49,49 @@ test("change a consumer group's TTL after previewing its effect", async ({ page,
   await expect(page.getByTestId("claim-result")).toContainText("No claim of never-claimed is stored");
   await page.screenshot({ path: "test-results/group.png", fullPage: true });
 });
+
+test("the lookup box opens a found claim on its group's page", async ({ page, request }) => {
+  const group = uniqueId("e2e-find-group");
+  const messageId = uniqueId("claimed-msg");
+  await claimAll(request, [{ consumerGroup: group, messageId }]);
+  await page.goto(`/find?q=${messageId}`);
+  await page.getByTestId("find-results").getByRole("link", { name: messageId }).click();
+  await expect(page).toHaveURL(new RegExp(`/groups/${group}\\?claim=${messageId}$`));
+  await expect(page.getByTestId("claim-result")).toContainText(messageId);
+  await expect(page.getByTestId("claim-window")).toContainText(/Window: started .+, ends .+\./);
+});
+
+test("a consumer group is created by its own form, reviewed first; an id already in use is refused", async ({ page, request }) => {
+  const group = uniqueId("e2e-new-group");
+  await page.goto("/groups");
+  await page.getByRole("button", { name: "New consumer group…" }).click();
+  const form = page.getByRole("region", { name: "New consumer group" });
+  await form.getByLabel("Group id").fill(group);
+  await form.getByLabel("TTL").fill("2");
+  await form.getByLabel("Unit").selectOption("hours");
+  await form.getByLabel("Sliding window").check();
+  await form.getByRole("button", { name: "Review" }).click();
+  await expect(form.getByTestId("new-group-preview")).toContainText(`Creates consumer group ${group} with a window of 2 h, sliding`);
+  const create = form.getByRole("button", { name: `Create ${group}` });
+  await expect(create).toBeDisabled();
+  await form.getByLabel("Reason (for the audit log)").fill("new email consumer");
+  await create.click();
+  await expect(page).toHaveURL(new RegExp(`/groups/${group}$`));
+  await expect(page.getByTestId("group-stats")).toContainText("2 h, sliding");
+
+  // The same id again: refused, and the group keeps its window.
+  const other = uniqueId("e2e-used-group");
+  await claimAll(request, [{ consumerGroup: other, messageId: "m-1" }]);
+  await page.goto("/groups");
+  await page.getByRole("button", { name: "New consumer group…" }).click();
+  await form.getByLabel("Group id").fill(other);
+  await form.getByLabel("TTL").fill("5");
+  await form.getByRole("button", { name: "Review" }).click();
+  await form.getByLabel("Reason (for the audit log)").fill("typo");
+  await form.getByRole("button", { name: `Create ${other}` }).click();
+  await expect(form.getByTestId("action-error")).toContainText(`consumer group ${other} already exists`);
+  await page.goto(`/groups/${other}`);
+  await expect(page.getByTestId("group-stats")).toContainText("(default)");
+  await page.goto(`/audit?action=consumer_group.create&target=consumer_group:${group}`);
+  await expect(page.getByTestId("audit").locator("tbody tr").filter({ hasText: "new email consumer" })).toHaveCount(1);
+});

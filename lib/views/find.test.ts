@@ -25,6 +25,7 @@ describe("find anything", () => {
     keys.sort((a, b) => (a[1] < b[1] ? -1 : 1));
     expect(found.matches.map((m) => [m.kind, m.owner, m.version])).toEqual([["claim", "billing", null], ...keys]);
     expect(found.matches.find((m) => m.owner === serviceA)!.href).toBe(`/services/${serviceA}/key?id=order-7`);
+    expect(found.matches.find((m) => m.kind === "claim")!.href).toBe("/groups/billing?claim=order-7");
     expect((await findAnything(store.db, "order-")).matches).toEqual([]);
     expect((await findAnything(store.db, "42")).resetHref).toBe("/reset/42");
   });

@@ -21,7 +21,7 @@ const q = (params: Record<string, string>) => `?${new URLSearchParams(params).to
 function hrefOf(found: FoundKey): string {
   const owner = encodeURIComponent(found.owner);
   if (found.kind === "key") return `/services/${owner}/key${q({ id: found.id })}`;
-  if (found.kind === "claim") return `/groups/${owner}`;
+  if (found.kind === "claim") return `/groups/${owner}${q({ claim: found.id })}`;
   return `/idempotency/key${q({ scope: found.owner, key: found.id })}`;
 }
 
