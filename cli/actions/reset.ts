@@ -9,6 +9,7 @@ import type { ResetView } from "@/lib/reset/views";
 import type { ResetSelectionInput } from "@/lib/validation/reset";
 import { CliError, EXIT } from "../exit-codes";
 import { progressBar } from "../progress";
+import { requireReason } from "./reason";
 import { cliActor, withStore } from "../store";
 import type { GlobalOptions } from "../main";
 import type { ResetOptions } from "../commands/reset";
@@ -69,8 +70,8 @@ export async function runResetCommand(options: ResetOptions, globals: GlobalOpti
   const actor = cliActor(options.actor);
   await withStore({ databaseUrl }, async ({ db }) => {
     if (options.dryRun) return printPreview(await previewReset({ db, actor, input: selection }), selection.subject);
-    if (!options.reason?.trim()) throw new CliError("--reason is required: say why, for the audit log", EXIT.usage);
-    const started = await startReset({ db, actor, input: { selection, reason: options.reason, confirmation: options.confirm } });
+    const reason = requireReason(options.reason);
+    const started = await startReset({ db, actor, input: { selection, reason, confirmation: options.confirm } });
     const done = await follow(db, started, runReset(db, started.id), quiet, `reset #${started.id}`, (v) => v.affected);
     console.log(`reset #${done.id} ${done.status}: ${done.affected} of ${done.planned} keys of ${done.subject} reset, audited as ${actor.id}`);
     if (done.status !== "done") throw new CliError(`reset #${done.id} ended ${done.status}; see the console's reset history`, EXIT.failed);
