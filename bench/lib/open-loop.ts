@@ -1,7 +1,7 @@
-import http from "node:http";
 // autocannon's own histogram (installed with it): HDR, 3 significant digits, values in microseconds.
 import * as hdr from "hdr-histogram-js";
 import { seededRandom } from "@/lib/seeded-random";
+import { RawPool } from "./raw-http";
 
 export interface LatencySummary {
   count: number;
@@ -52,7 +52,7 @@ export interface GeneratorSpec {
   seconds: number;
   /** Sent but not recorded: sockets, JIT and caches warm up. */
   warmupSeconds: number;
-  /** The open loop's bound on sockets; requests beyond it queue in the agent and are charged for it. */
+  /** The open loop's bound on sockets; requests beyond it queue in the pool and are charged for it. */
   maxSockets: number;
   seed: number;
   timeoutMs?: number;
@@ -66,8 +66,8 @@ export interface GeneratorSpec {
 export async function runGenerator(spec: GeneratorSpec, body: () => string): Promise<GeneratorResult> {
   const target = new URL(spec.url);
   const connections = spec.closedConnections ?? spec.maxSockets;
-  const agent = new http.Agent({ keepAlive: true, maxSockets: connections, maxFreeSockets: connections });
   const headers: Record<string, string> = { "content-type": "application/json", ...(spec.token ? { authorization: `Bearer ${spec.token}` } : {}) };
+  const pool = new RawPool({ host: target.hostname, port: Number(target.port), path: spec.path, headers, sockets: connections, timeoutMs: spec.timeoutMs ?? 10_000 });
   const all = newHistogram();
   const ok = newHistogram();
   const shed = newHistogram();
@@ -103,25 +103,11 @@ export async function runGenerator(spec: GeneratorSpec, body: () => string): Pro
     if (due >= measureFrom && due < end) sendLag.recordValue(Math.max(1, Math.round((performance.now() - due) * 1000)));
     inFlight++;
     sent++;
-    let done = false;
-    const finish = (status: number | undefined) => {
-      if (done) return;
-      done = true;
+    pool.post(text, (status) => {
       record(due, status);
       then?.();
       if (inFlight === 0 && (spec.closedConnections ? performance.now() >= end : nextDue >= end)) settle();
-    };
-    const req = http.request(
-      { agent, host: target.hostname, port: target.port, path: spec.path, method: "POST", headers: { ...headers, "content-length": Buffer.byteLength(text) } },
-      (res) => {
-        res.resume();
-        res.on("end", () => finish(res.statusCode));
-        res.on("error", () => finish(undefined));
-      },
-    );
-    req.setTimeout(spec.timeoutMs ?? 10_000, () => req.destroy(new Error("timeout")));
-    req.on("error", () => finish(undefined));
-    req.end(text);
+    });
   };
 
   let nextDue = start;
@@ -148,7 +134,7 @@ export async function runGenerator(spec: GeneratorSpec, body: () => string): Pro
     setTimeout(pump, Math.max(0, start - performance.now()));
   }
   await drained;
-  agent.destroy();
+  pool.close();
   const used = process.cpuUsage(cpu0);
   const answeredIn = Math.max(spec.seconds, (lastAnswer - measureFrom) / 1000);
   const latencies = { all: summary(all), ok: summary(ok), shed: summary(shed), sendLag: summary(sendLag) };
