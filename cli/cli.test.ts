@@ -233,7 +233,7 @@ describe("weir CLI on a database that was never migrated", () => {
       ["reset", "--group", "billing", "--all", "--reason", "replay", "--dry-run"],
       ["undo-reset", "1", "--reason", "oops"],
       ["cleanup"],
-      ["keys", "revert", "--service", "orders", "--message", "K-1", "--version", "2"],
+      ["keys", "revert", "--service", "orders", "--message", "K-1", "--key-version", "2"],
       ["claims", "release", "--group", "billing", "--message", "K-1"],
       ["groups", "list"],
       ["groups", "set", "billing", "--ttl", "60", "--reason", "shorter"],

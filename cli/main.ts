@@ -1,6 +1,7 @@
 import { Command, CommanderError } from "commander";
 import { cleanupCommand } from "./commands/cleanup";
 import { exportCommand } from "./commands/export";
+import { keysCommand } from "./commands/keys";
 import { migrateCommand } from "./commands/migrate";
 import { resetCommand } from "./commands/reset";
 import { servicesCommand } from "./commands/services";
@@ -25,7 +26,7 @@ unreachable, or the database not migrated (nothing was changed), 4 refused
 export function buildProgram(): Command {
   const program = new Command()
     .name("weir")
-    .description("operate weir: migrations, service settings, resets before a replay, exports, cleanup, users, tokens and simulated traffic")
+    .description("operate weir: migrations, service settings, key reverts, resets before a replay, exports, cleanup, users, tokens and simulated traffic")
     .version(process.env.npm_package_version ?? "0.1.0")
     .option("--database-url <url>", "PostgreSQL URL (default: DATABASE_URL)")
     .option("-q, --quiet", "no progress bars")
@@ -33,7 +34,17 @@ export function buildProgram(): Command {
     .addHelpText("after", EPILOGUE)
     .exitOverride();
   const globals = () => program.opts<GlobalOptions>();
-  for (const add of [migrateCommand, servicesCommand, resetCommand, exportCommand, cleanupCommand, usersCommand, tokensCommand, simulateCommand]) {
+  for (const add of [
+    migrateCommand,
+    servicesCommand,
+    keysCommand,
+    resetCommand,
+    exportCommand,
+    cleanupCommand,
+    usersCommand,
+    tokensCommand,
+    simulateCommand,
+  ]) {
     add(program, globals);
   }
   for (const command of program.commands) {
