@@ -1,4 +1,5 @@
 import { Command, CommanderError } from "commander";
+import { claimsCommand } from "./commands/claims";
 import { cleanupCommand } from "./commands/cleanup";
 import { exportCommand } from "./commands/export";
 import { keysCommand } from "./commands/keys";
@@ -26,7 +27,7 @@ unreachable, or the database not migrated (nothing was changed), 4 refused
 export function buildProgram(): Command {
   const program = new Command()
     .name("weir")
-    .description("operate weir: migrations, service settings, key reverts, resets before a replay, exports, cleanup, users, tokens and simulated traffic")
+    .description("operate weir: migrations, service settings, key reverts, claim releases, resets before a replay, exports, cleanup, users, tokens and simulated traffic")
     .version(process.env.npm_package_version ?? "0.1.0")
     .option("--database-url <url>", "PostgreSQL URL (default: DATABASE_URL)")
     .option("-q, --quiet", "no progress bars")
@@ -38,6 +39,7 @@ export function buildProgram(): Command {
     migrateCommand,
     servicesCommand,
     keysCommand,
+    claimsCommand,
     resetCommand,
     exportCommand,
     cleanupCommand,
