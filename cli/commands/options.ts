@@ -22,3 +22,8 @@ export function unitInterval(value: string): number {
 export function collect(value: string, previous: string[] = []): string[] {
   return [...previous, ...value.split(",").map((v) => v.trim()).filter(Boolean)];
 }
+
+/** A grace period in seconds, or "ttl" (null): one TTL, as the group's settings store it. */
+export function graceSeconds(value: string): number | null {
+  return value.trim().toLowerCase() === "ttl" ? null : nonNegativeInt(value);
+}
