@@ -1,4 +1,5 @@
 import { findService } from "@/db/queries/services";
+import { ConflictError } from "@/lib/errors";
 import { getServices } from "@/lib/services/read-services";
 import { saveService } from "@/lib/services/save-service";
 import type { SetServiceOptions } from "../commands/services";
@@ -33,6 +34,11 @@ export async function runSetService(id: string, options: SetServiceOptions, glob
         includedPaths: options.clearIncluded ? [] : (options.include ?? current?.includedPaths ?? []),
         historyDepth: options.historyDepth ?? current?.historyDepth ?? 0,
       },
+      // What was not given comes from `current`: saved only if no other save came in between.
+      ifUnchanged: current && { updatedAt: current.updatedAt.toISOString() },
+    }).catch((err: unknown) => {
+      if (!(err instanceof ConflictError)) throw err;
+      throw new CliError(`nothing was saved: the settings of ${id} were changed by another save while this command ran; run it again to apply yours over them`, EXIT.refused);
     });
     if (options.json) return console.log(JSON.stringify(service));
     const bumped = previousHashVersion !== null && service.hashVersion !== previousHashVersion;
