@@ -11,6 +11,8 @@ export interface AuditQuery {
   to?: Date;
   /** Keyset: only rows with a smaller id (newest first). */
   beforeId?: number;
+  /** Keyset back: only rows with a larger id, the `limit` nearest it (still returned newest first). */
+  afterId?: number;
 }
 
 export interface AuditRow {
@@ -33,14 +35,17 @@ function where(q: AuditQuery): SQL {
   if (q.from) parts.push(sql`at >= ${q.from.toISOString()}::timestamptz`);
   if (q.to) parts.push(sql`at < ${q.to.toISOString()}::timestamptz`);
   if (q.beforeId !== undefined) parts.push(sql`id < ${q.beforeId}`);
+  if (q.afterId !== undefined) parts.push(sql`id > ${q.afterId}`);
   return sql.join(parts, sql` and `);
 }
 
-/** Newest first by id (insertion order), `limit` rows. */
+/** Newest first by id (insertion order), `limit` rows; paging back reads the index the other way, then turns the rows round. */
 export async function listAudit(db: DbOrTx, q: AuditQuery, limit: number): Promise<AuditRow[]> {
+  const back = q.afterId !== undefined;
   const result = await queryRows<Record<string, unknown>>(db, sql`
     select id, at, actor, actor_role, action, target, affected, reason, details
-    from audit_log where ${where(q)} order by id desc limit ${limit}`);
+    from audit_log where ${where(q)} order by id ${back ? sql`asc` : sql`desc`} limit ${limit}`);
+  if (back) result.reverse();
   return result.map((row) => ({
     id: Number(row.id),
     at: new Date(row.at as string),
@@ -55,7 +60,7 @@ export async function listAudit(db: DbOrTx, q: AuditQuery, limit: number): Promi
 }
 
 /** Entries matching the filters (paging aside), counted up to `cap` + 1 rows. */
-export async function countAudit(db: DbOrTx, q: Omit<AuditQuery, "beforeId">, cap: number): Promise<number> {
+export async function countAudit(db: DbOrTx, q: Omit<AuditQuery, "beforeId" | "afterId">, cap: number): Promise<number> {
   const [row] = await queryRows<{ n: number }>(db, sql`
     select count(*)::int as n from (select 1 from audit_log where ${where(q)} limit ${cap + 1}) a`);
   return Number(row?.n ?? 0);

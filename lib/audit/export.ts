@@ -19,7 +19,7 @@ export async function auditCsvStream(db: DbOrTx, query: AuditQuery, maxRows = AU
   let done = false;
   const nextChunk = async (): Promise<string> => {
     const limit = Math.min(CHUNK, maxRows - sent);
-    const rows = limit > 0 ? await listAudit(db, { ...query, beforeId }, limit) : [];
+    const rows = limit > 0 ? await listAudit(db, { ...query, afterId: undefined, beforeId }, limit) : [];
     sent += rows.length;
     if (rows.length > 0) beforeId = rows.at(-1)!.id;
     if (rows.length < limit || limit <= 0) done = true;

@@ -1,7 +1,7 @@
 import { z } from "zod";
 import { auditActions, listAudit, type AuditQuery, type AuditRow } from "@/db/queries/console-audit";
 import type { DbOrTx } from "@/db/types";
-import { decodeCursor, encodeCursor } from "@/lib/views/cursor";
+import { decodeCursor, encodeCursor, keysetPage } from "@/lib/views/cursor";
 import type { SearchParams } from "@/lib/validation/console-common";
 import { AUDIT_PAGE_SIZE, auditFilterSchema, type AuditFilter } from "@/lib/validation/console-audit";
 
@@ -17,17 +17,25 @@ export interface AuditPage {
   actions: string[];
   entries: AuditEntryView[];
   nextCursor: string | null;
+  prevCursor: string | null;
 }
 
+const cursorId = (cursor: string | undefined) => {
+  const id = decodeCursor(cursor, 1)?.[0];
+  return id && /^\d{1,15}$/.test(id) ? Number(id) : undefined;
+};
+
+/** The filters as a query; `before` pages on to older entries, `after` back to newer ones. */
 export function toAuditQuery(filter: AuditFilter): AuditQuery {
-  const before = decodeCursor(filter.before, 1)?.[0];
+  const beforeId = cursorId(filter.before);
   return {
     action: filter.action,
     actor: filter.actor,
     targetPrefix: filter.target,
     from: filter.from,
     to: filter.to,
-    beforeId: before && /^\d{1,15}$/.test(before) ? Number(before) : undefined,
+    beforeId,
+    afterId: beforeId === undefined ? cursorId(filter.after) : undefined,
   };
 }
 
@@ -37,16 +45,18 @@ export async function loadAuditPage(db: DbOrTx, params: SearchParams, pageSize =
   const parsed = auditFilterSchema.safeParse(params);
   if (!parsed.success) {
     const fieldErrors = z.flattenError(parsed.error).fieldErrors as Record<string, string[]>;
-    return { filters: null, fieldErrors, actions, entries: [], nextCursor: null };
+    return { filters: null, fieldErrors, actions, entries: [], nextCursor: null, prevCursor: null };
   }
-  const rows = await listAudit(db, toAuditQuery(parsed.data), pageSize + 1);
-  const page = rows.slice(0, pageSize);
-  const last = page.at(-1);
+  const query = toAuditQuery(parsed.data);
+  const rows = await listAudit(db, query, pageSize + 1);
+  const direction = { back: query.afterId !== undefined, forward: query.beforeId !== undefined };
+  const { page, nextCursor, prevCursor } = keysetPage(rows, pageSize, direction, (row) => encodeCursor([String(row.id)]));
   return {
     filters: parsed.data,
     fieldErrors: {},
     actions,
     entries: page.map((row) => ({ ...row, at: row.at.toISOString(), details: JSON.stringify(row.details) })),
-    nextCursor: rows.length > pageSize && last ? encodeCursor([String(last.id)]) : null,
+    nextCursor,
+    prevCursor,
   };
 }

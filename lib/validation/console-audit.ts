@@ -14,6 +14,7 @@ export const auditFilterSchema = z
     from: instantSchema,
     to: instantSchema,
     before: cursorParam,
+    after: cursorParam,
   })
   .refine((f) => !f.from || !f.to || f.from < f.to, { message: "must be after the start", path: ["to"] });
 export type AuditFilter = z.output<typeof auditFilterSchema>;

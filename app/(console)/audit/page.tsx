@@ -24,7 +24,7 @@ export default async function AuditPage({ searchParams }: { searchParams: Promis
   const params = await searchParams;
   const loaded = await withStore((db) => loadAuditPage(db, params));
   if (!loaded.ok) return <StoreUnavailableNotice />;
-  const { filters, fieldErrors, actions, entries, nextCursor } = loaded.data;
+  const { filters, fieldErrors, actions, entries, nextCursor, prevCursor } = loaded.data;
   const counted = filters
     ? await withStore((db) => loadAuditCount(db, { action: filters.action, actor: filters.actor, targetPrefix: filters.target, from: filters.from, to: filters.to }))
     : null;
@@ -123,7 +123,12 @@ export default async function AuditPage({ searchParams }: { searchParams: Promis
           </table>
         </div>
       )}
-      <Pager isFirst={!params.before} firstHref={hrefWith("/audit", base)} nextHref={nextCursor ? hrefWith("/audit", { ...base, before: nextCursor }) : null} />
+      <Pager
+        isFirst={invalid || (!params.before && !params.after)}
+        firstHref={hrefWith("/audit", base)}
+        prevHref={prevCursor ? hrefWith("/audit", { ...base, after: prevCursor }) : null}
+        nextHref={nextCursor ? hrefWith("/audit", { ...base, before: nextCursor }) : null}
+      />
     </>
   );
 }
