@@ -79,10 +79,19 @@ test("every page: main landmark, skip link, 0 serious or critical axe violations
   }
   expect(problems).toEqual([]);
 
-  // The skip link is the first thing a keyboard reaches and moves focus to the page's main content.
-  await page.goto("/services");
-  await page.keyboard.press("Tab");
-  await expect(page.getByRole("link", { name: "Skip to content" })).toBeFocused();
+  // The skip link is the first thing a keyboard reaches and moves focus to the page's main content,
+  // on a console page and on the sign-in page alike.
+  const signedOut = await browser.newContext({ storageState: { cookies: [], origins: [] } });
+  const visitor = await signedOut.newPage();
+  await visitor.goto(`${test.info().project.use.baseURL}/sign-in`);
+  for (const current of [page, visitor]) {
+    if (current === page) await page.goto("/services");
+    await current.keyboard.press("Tab");
+    await expect(current.getByRole("link", { name: "Skip to content" })).toBeFocused();
+    await current.keyboard.press("Enter");
+    await expect(current.locator("main#main")).toBeFocused();
+  }
+  await signedOut.close();
 });
 
 test("dark mode follows the system, can be switched and is kept", async ({ page }) => {

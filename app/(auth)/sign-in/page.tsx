@@ -15,7 +15,7 @@ export default async function SignInPage({ searchParams }: { searchParams: Searc
   const confirming = reauth === "1" && current !== null;
   const nextPath = safeNextPath(next);
   return (
-    <main style={{ maxWidth: 380, margin: "4rem auto", padding: "1.5rem", background: "var(--panel)", border: "1px solid var(--line)" }}>
+    <main id="main" tabIndex={-1} style={{ maxWidth: 380, margin: "4rem auto", padding: "1.5rem", background: "var(--panel)", border: "1px solid var(--line)" }}>
       <h1 style={{ marginTop: 0 }}>{confirming ? "Confirm it's you" : "Sign in to weir"}</h1>
       {confirming ? <p>This change needs a sign-in from the last 15 minutes. Enter your password again to continue.</p> : null}
       <SignInForm next={nextPath} email={confirming ? current.id : undefined} />
