@@ -4,6 +4,7 @@ import { notFound } from "next/navigation";
 import type { ReactNode } from "react";
 import { Badge } from "@/components/ui/badge";
 import { CopyButton } from "@/components/ui/copy-button";
+import { ShortHash } from "@/components/ui/short-hash";
 import { JsonPayload } from "@/components/ui/json-payload";
 import { RelativeTime } from "@/components/ui/relative-time";
 import { VisibleText } from "@/components/ui/visible-text";
@@ -35,9 +36,7 @@ export default async function IdempotencyKeyPage({ searchParams }: { searchParam
     ["Attempt", String(k.attempt)],
     [
       "Request hash",
-      <>
-        {k.requestHash} <CopyButton value={k.requestHash} label="request hash" />
-      </>,
+      <ShortHash key="h" value={k.requestHash} label="request hash" />,
     ],
     ["Created", <RelativeTime key="c" value={k.createdAt} />],
     ["Locked until", <RelativeTime key="l" value={k.lockedUntil} />],

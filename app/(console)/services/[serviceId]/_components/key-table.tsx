@@ -1,5 +1,6 @@
 import Link from "next/link";
 import { CopyButton } from "@/components/ui/copy-button";
+import { ShortHash } from "@/components/ui/short-hash";
 import { EmptyState } from "@/components/ui/empty-state";
 import { hrefWith } from "@/components/ui/pager";
 import { RelativeTime } from "@/components/ui/relative-time";
@@ -43,7 +44,7 @@ export function KeyTable({ serviceId, rows, filtered }: { serviceId: string; row
                 <RelativeTime value={row.firstSeen} />
               </td>
               <td>
-                <code title={row.hash}>{row.hash.slice(0, 12)}…</code> <CopyButton value={row.hash} label="hash" />
+                <ShortHash value={row.hash} label="hash" digits={12} />
               </td>
             </tr>
           ))}

@@ -2,6 +2,7 @@ import type { Metadata } from "next";
 import Link from "next/link";
 import { notFound } from "next/navigation";
 import { CopyButton } from "@/components/ui/copy-button";
+import { ShortHash } from "@/components/ui/short-hash";
 import { DiffTable } from "@/components/ui/diff-table";
 import { RelativeTime } from "@/components/ui/relative-time";
 import { VisibleText } from "@/components/ui/visible-text";
@@ -92,7 +93,7 @@ export default async function KeyDetailPage({
         <div className="stat">
           <div className="label">Current hash</div>
           <div className="value small mono">
-            <span title={state.hash}>{state.hash.slice(0, 16)}…</span> <CopyButton value={state.hash} label="current hash" />
+            <ShortHash value={state.hash} label="current hash" />
           </div>
         </div>
       </div>
