@@ -19,6 +19,11 @@ export async function beginKey(request: APIRequestContext, scope: string, key: s
   return send(request, "post", `/api/v1/idempotency/${scope}/begin`, { key, request: body });
 }
 
+/** Completes a begun key with a stored response, as its caller would. */
+export async function completeKey(request: APIRequestContext, scope: string, key: string, body: unknown, attempt: number, response: { status: number; body: string }) {
+  return send(request, "post", `/api/v1/idempotency/${scope}/complete`, { key, request: body, attempt, response: { ...response, headers: { "content-type": "application/json" } } });
+}
+
 export async function keyState(request: APIRequestContext, serviceId: string, messageId: string) {
   const response = await request.get(`/api/v1/services/${serviceId}/keys/${encodeURIComponent(messageId)}`);
   if (response.status() === 404) return null;

@@ -6,15 +6,16 @@
 import { revalidatePath } from "next/cache";
 import { requireConsoleActor } from "@/lib/auth/console-actor";
 import { runAction, type ActionResult } from "@/lib/console/action-result";
-import { releaseIdempotencyKey } from "@/lib/dedup/idempotency/operator-release";
+import { releaseKeyWithReceipt } from "@/lib/console/release-key";
 import { consoleDb } from "@/lib/console/store";
 import type { ReleaseKeyInput } from "@/lib/validation/console-idempotency";
 
-export async function releaseKeyAction(input: ReleaseKeyInput): Promise<ActionResult<{ released: true }>> {
+/** Answers with the release's audit row id: the list page builds its notice from that row. */
+export async function releaseKeyAction(input: ReleaseKeyInput): Promise<ActionResult<{ auditId: number }>> {
   return runAction(async () => {
     const actor = await requireConsoleActor("release");
     const db = await consoleDb();
-    const result = await releaseIdempotencyKey({ db, actor, input });
+    const result = await releaseKeyWithReceipt({ db, actor, input });
     revalidatePath("/idempotency", "layout");
     return result;
   });

@@ -6,6 +6,7 @@ import {
   listScopeIds,
   type IdempotencyKeyRow,
 } from "@/db/queries/console-idempotency";
+import { listAudit } from "@/db/queries/console-audit";
 import type { DbOrTx } from "@/db/types";
 import { rawValues, type SearchParams } from "@/lib/validation/console-common";
 import { IDEMPOTENCY_PAGE_SIZE, idempotencyBrowseSchema, type KeyStateFilter } from "@/lib/validation/console-idempotency";
@@ -112,4 +113,31 @@ export async function loadIdempotencyBrowse(
 export async function loadIdempotencyKey(db: DbOrTx, scope: string, key: string): Promise<IdempotencyKeyView | null> {
   const row = await findIdempotencyKey(db, scope, key);
   return row ? keyView(row) : null;
+}
+
+export const RELEASE_ACTION = "idempotency_key.release";
+/** How long after a release the list still confirms it. */
+const RELEASE_NOTICE_MS = 10 * 60_000;
+
+export interface ReleaseNotice {
+  key: string;
+  attempt: number;
+  at: string;
+}
+
+/**
+ * The release an audit row records, read from the log: only a release of a key in `scope` by
+ * `actorId` in the last minutes. Any other id (made up, another action, scope or person, too old) is null.
+ */
+export async function loadReleaseNotice(
+  db: DbOrTx,
+  { auditId, scope, actorId, now = Date.now() }: { auditId: string; scope: string; actorId: string; now?: number },
+): Promise<ReleaseNotice | null> {
+  if (!/^\d{1,15}$/.test(auditId)) return null;
+  const id = Number(auditId);
+  const target = `idempotency_scope:${scope}`;
+  const [row] = await listAudit(db, { action: RELEASE_ACTION, actor: actorId, targetPrefix: target, beforeId: id + 1 }, 1);
+  if (!row || row.id !== id || row.target !== target || now - row.at.getTime() > RELEASE_NOTICE_MS) return null;
+  const { key, attempt } = row.details;
+  return typeof key === "string" && typeof attempt === "number" ? { key, attempt, at: row.at.toISOString() } : null;
 }

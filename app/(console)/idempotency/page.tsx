@@ -13,7 +13,7 @@ import { hrefWith, Pager } from "@/components/ui/pager";
 import { PageHeader } from "@/components/ui/page-header";
 import { StoreUnavailableNotice } from "@/components/ui/store-unavailable";
 import { requireConsoleActor } from "@/lib/auth/console-actor";
-import { loadIdempotencyBrowse } from "@/lib/views/idempotency";
+import { loadIdempotencyBrowse, loadReleaseNotice, RELEASE_ACTION } from "@/lib/views/idempotency";
 import { withStore } from "@/lib/console/store";
 import { param, type SearchParams } from "@/lib/validation/console-common";
 import { KEY_STATES } from "@/lib/validation/console-idempotency";
@@ -23,6 +23,10 @@ export const metadata: Metadata = { title: "Idempotency keys" };
 
 const LABELS = { in_progress: "In progress", completed: "Completed", expired: "Expired" };
 
+/** The audit log filtered to one release: its action and scope, within the millisecond it was written. */
+const releaseAuditHref = (scope: string, at: string) =>
+  hrefWith("/audit", { action: RELEASE_ACTION, target: `idempotency_scope:${scope}`, from: at, to: new Date(Date.parse(at) + 1).toISOString() });
+
 /** A refused paging cursor (after/before) is named as the page link it came from. */
 const pageLinkErrors = (fieldErrors: Record<string, string[]>) => {
   const errors = [...(fieldErrors.after ?? []), ...(fieldErrors.before ?? [])];
@@ -30,21 +34,23 @@ const pageLinkErrors = (fieldErrors: Record<string, string[]>) => {
 };
 
 export default async function IdempotencyPage({ searchParams }: { searchParams: Promise<SearchParams> }) {
-  await requireConsoleActor("read");
+  const actor = await requireConsoleActor("read");
   const params = await searchParams;
   const loaded = await withStore((db) => loadIdempotencyBrowse(db, params));
   if (!loaded.ok) return <StoreUnavailableNotice />;
   const { scopes, scope, rawScope, known, status, keys, nextCursor, prevCursor, fieldErrors, total } = loaded.data;
-  const released = param(params.released);
+  const release = param(params.release);
+  const noticed = typeof release === "string" && scope && known ? await withStore((db) => loadReleaseNotice(db, { auditId: release, scope, actorId: actor.id })) : null;
+  const released = noticed?.ok ? noticed.data : null;
   const scopeErrors = fieldErrors.scope ?? (scope !== null && !known ? [`There is no idempotency scope named “${scope}”.`] : undefined);
   const invalid = Boolean(scopeErrors) || Object.keys(fieldErrors).length > 0;
   return (
     <>
       <PageHeader title="Idempotency keys" description="Request dedup per scope. An in-progress key whose lock has run out is stuck: its caller died." />
-      {typeof released === "string" && scope ? (
+      {released && scope ? (
         <div className="panel callout" role="status" data-testid="released">
-          Released attempt {String(param(params.attempt) ?? "")} of key <code><VisibleText text={released} /></code> in scope <code>{scope}</code>: the next
-          request with this key starts the work again. The release is in the <Link href={hrefWith("/audit", { action: "idempotency_key.release" })}>audit log</Link>.
+          Released attempt {released.attempt} of key <code><VisibleText text={released.key} /></code> in scope <code>{scope}</code>: the next request with
+          this key starts the work again. The release is in the <Link href={releaseAuditHref(scope, released.at)}>audit log</Link>.
         </div>
       ) : null}
       {scopes.length === 0 && !rawScope ? (

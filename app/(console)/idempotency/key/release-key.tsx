@@ -15,9 +15,8 @@ export function ReleaseKey({ scope, idempotencyKey, attempt, stuck }: { scope: s
   const [reason, setReason] = useState("");
   const release = useMutation({
     mutationFn: releaseKeyAction,
-    // The list then says what was released; the audit log keeps who and why.
-    onSuccess: (result) =>
-      result.ok ? router.push(hrefWith("/idempotency", { scope, released: idempotencyKey, attempt })) : followFailure(result),
+    // The list then says what was released, read from the audit row the release wrote.
+    onSuccess: (result) => (result.ok ? router.push(hrefWith("/idempotency", { scope, release: result.data.auditId })) : followFailure(result)),
   });
   const failure = release.data && !release.data.ok ? release.data : null;
   return (
