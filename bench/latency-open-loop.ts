@@ -28,11 +28,10 @@ import { latencyVsLoadSvg, type SweepPoint } from "./lib/open-loop-chart";
 import { describeRun, driveFresh } from "./lib/open-loop-drive";
 import { pgbenchAt } from "./lib/open-loop-pgbench";
 import { describePoint, scrapeWaits, sweepLoad } from "./lib/open-loop-sweep";
-import { seedServices, servicesMixScripts } from "./lib/open-loop-workload";
+import { prepareOpenLoopStore, servicesMixScripts } from "./lib/open-loop-workload";
 import { ROOT, serve, serveWeir } from "./lib/processes";
 import { machineLine, ratio, ratioText, report, type Row } from "./lib/report";
-import { mintToken } from "./lib/token";
-import { createPayloadFunctions, payloadText } from "./lib/workload";
+import { payloadText } from "./lib/workload";
 
 const SERVICES = 20;
 const KEYS_PER_SERVICE = numberFlag("keys-per-service", 5000);
@@ -68,12 +67,7 @@ async function main(): Promise<void> {
   const loadAtStart = os.loadavg().map((l) => l.toFixed(2)).join(" ");
   const db = await createBenchDatabase("latency_open_loop");
   try {
-    await createPayloadFunctions(db.pool);
-    const services = await seedServices(db.pool, SERVICES, KEYS_PER_SERVICE);
-    await db.pool.query("alter table last_seen set (autovacuum_enabled = off)");
-    await db.pool.query("vacuum analyze last_seen");
-    const token = await mintToken(db.store.db, { services });
-    const adminToken = await mintToken(db.store.db, {}, "admin");
+    const { services, token, adminToken } = await prepareOpenLoopStore(db, SERVICES, KEYS_PER_SERVICE);
     const weir = await serveWeir(db.url, { apiOnly: hasFlag("api-only"), env: envFlags() });
     const noop = await serve("bench/lib/open-loop-noop-server.ts", {}, { readyPath: "/", label: "no-op server" });
     const bare = await serve("bench/baselines/bare-check-server.ts", { DATABASE_URL: db.url }, { label: "bare server" });

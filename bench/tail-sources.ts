@@ -13,12 +13,10 @@ import { hasFlag, numberFlag, quick, runMain } from "./lib/cli";
 import { settle } from "./lib/check-setup";
 import { driveFresh, describeRun } from "./lib/open-loop-drive";
 import type { GeneratorResult } from "./lib/open-loop";
-import { seedServices } from "./lib/open-loop-workload";
+import { prepareOpenLoopStore } from "./lib/open-loop-workload";
 import { hasNextBuild, serveWeir, type Served } from "./lib/processes";
 import { machineLine, ratio, ratioText, report, type Row } from "./lib/report";
 import { scrapeRuntime, runtimeDelta, type RuntimeSample } from "./lib/runtime-metrics";
-import { mintToken } from "./lib/token";
-import { createPayloadFunctions } from "./lib/workload";
 
 const SERVICES = 20;
 const KEYS_PER_SERVICE = 5000;
@@ -61,12 +59,7 @@ async function main(): Promise<void> {
   const db = await createBenchDatabase("tail_sources");
   const servers: Served[] = [];
   try {
-    await createPayloadFunctions(db.pool);
-    const services = await seedServices(db.pool, SERVICES, KEYS_PER_SERVICE);
-    await db.pool.query("alter table last_seen set (autovacuum_enabled = off)");
-    await db.pool.query("vacuum analyze last_seen");
-    const token = await mintToken(db.store.db, { services });
-    const adminToken = await mintToken(db.store.db, {}, "admin");
+    const { token, adminToken } = await prepareOpenLoopStore(db, SERVICES, KEYS_PER_SERVICE);
     for (const suspect of SUSPECTS) servers.push(await serveWeir(db.url, { apiOnly: suspect.apiOnly, env: suspect.env, nodeArgs: suspect.nodeArgs }));
     let seed = 501;
     const drive = (url: string, load: { rate?: number; closed?: number }, seconds: number) =>

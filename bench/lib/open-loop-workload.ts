@@ -1,7 +1,9 @@
 import type pg from "pg";
 import { seededRandom } from "@/lib/seeded-random";
+import type { BenchDatabase } from "./db";
+import { mintToken } from "./token";
 import { checkMixScripts, type PgbenchScript } from "./pgbench";
-import { CheckMix, payloadText, registerService, seedLastSeen } from "./workload";
+import { CheckMix, createPayloadFunctions, payloadText, registerService, seedLastSeen } from "./workload";
 
 export const serviceName = (s: number) => `lat-${s}`;
 
@@ -13,6 +15,20 @@ export async function seedServices(pool: pg.Pool, services: number, keysPerServi
     await seedLastSeen(pool, name, keysPerService);
   }
   return names;
+}
+
+/**
+ * The open-loop benches' store: the services seeded, `last_seen` vacuumed with autovacuum off (so
+ * no row is measured against a vacuum), a token for the services and an admin one for metrics.
+ */
+export async function prepareOpenLoopStore(db: BenchDatabase, services: number, keysPerService: number) {
+  await createPayloadFunctions(db.pool);
+  const names = await seedServices(db.pool, services, keysPerService);
+  await db.pool.query("alter table last_seen set (autovacuum_enabled = off)");
+  await db.pool.query("vacuum analyze last_seen");
+  const token = await mintToken(db.store.db, { services: names });
+  const adminToken = await mintToken(db.store.db, {}, "admin");
+  return { services: names, token, adminToken };
 }
 
 /**
