@@ -2,6 +2,17 @@ import type { Order } from "./orders";
 
 type Send = (path: string, body: unknown, method?: string) => Promise<unknown>;
 
+const begin = async (send: Send, scope: string, key: string, request: unknown) =>
+  (await send(`/api/v1/idempotency/${scope}/begin`, { key, request })) as { outcome: string; attempt?: number };
+
+const complete = (send: Send, scope: string, key: string, request: unknown, attempt: number, status: number) =>
+  send(`/api/v1/idempotency/${scope}/complete`, {
+    key,
+    request,
+    attempt,
+    response: { status, body: JSON.stringify({ id: `${scope}-${key}`, status: "ok", amount: request }), headers: { "content-type": "application/json" } },
+  });
+
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 /**
@@ -24,24 +35,23 @@ export async function seedGroupsAndKeys(send: Send, orders: Order[], rnd: () => 
   await send("/api/v1/idempotency-scopes/payments", { lockSeconds: 300, reason: "demo" }, "PUT");
   await send("/api/v1/idempotency-scopes/refunds", { lockSeconds: 1, reason: "demo: short locks, so a crashed worker shows as stuck" }, "PUT");
   await send("/api/v1/idempotency-scopes/webhooks", { retentionSeconds: 2, reason: "demo: keys that expire at once" }, "PUT");
-  const begin = async (scope: string, key: string, request: unknown) =>
-    (await send(`/api/v1/idempotency/${scope}/begin`, { key, request })) as { outcome: string; attempt?: number };
-  const complete = (scope: string, key: string, request: unknown, attempt: number, status: number) =>
-    send(`/api/v1/idempotency/${scope}/complete`, {
-      key,
-      request,
-      attempt,
-      response: { status, body: JSON.stringify({ id: `${scope}-${key}`, status: "ok", amount: request }), headers: { "content-type": "application/json" } },
-    });
   for (const [i, order] of orders.slice(0, 12).entries()) {
     const request = { order: order.id, amount: order.items[0]?.price ?? "0" };
-    const started = await begin("payments", `pay-${order.id}`, request);
-    if (i < 8 && started.attempt) await complete("payments", `pay-${order.id}`, request, started.attempt, 201);
+    const started = await begin(send, "payments", `pay-${order.id}`, request);
+    if (i < 8 && started.attempt) await complete(send, "payments", `pay-${order.id}`, request, started.attempt, 201);
   }
-  for (const order of orders.slice(12, 15)) await begin("refunds", `refund-${order.id}`, { order: order.id });
-  for (const order of orders.slice(15, 18)) {
-    const request = { event: "order.paid", order: order.id };
-    const started = await begin("webhooks", `hook-${order.id}`, request);
-    if (started.attempt) await complete("webhooks", `hook-${order.id}`, request, started.attempt, 200);
+  for (const order of orders.slice(12, 15)) await begin(send, "refunds", `refund-${order.id}`, { order: order.id });
+  await seedExpiredKeys(send, orders.slice(15, 18).map((order) => order.id));
+}
+
+/**
+ * Completed webhook keys, expired two seconds later (the scope's retention) and present until a
+ * cleanup pass removes them: the demo traffic adds a few now and then, so "Expired" is never empty.
+ */
+export async function seedExpiredKeys(send: Send, ids: string[]): Promise<void> {
+  for (const id of ids) {
+    const request = { event: "order.paid", order: id };
+    const started = await begin(send, "webhooks", `hook-${id}`, request);
+    if (started.attempt) await complete(send, "webhooks", `hook-${id}`, request, started.attempt, 200);
   }
 }

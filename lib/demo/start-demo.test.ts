@@ -4,6 +4,7 @@ import { loadGroups } from "@/lib/views/groups";
 import { stats } from "@/lib/stats/recorder";
 import { startTestApi, type TestApi } from "@/test/api-server";
 import { createTestDatabase, type TestDatabase } from "@/test/test-db";
+import { seedExpiredKeys } from "./groups-and-keys";
 import { seedDemo } from "./start-demo";
 
 let store: TestDatabase;
@@ -12,7 +13,7 @@ let api: TestApi;
 beforeAll(async () => {
   store = await createTestDatabase();
   api = await startTestApi(async () => store);
-  await seedDemo(api.url, api.adminToken);
+  await seedDemo(api.url, api.adminToken, store.db);
 }, 60_000);
 
 const rows = async <T>(query: ReturnType<typeof sql>) => (await store.db.execute(query)).rows as T[];
@@ -42,5 +43,20 @@ describe("demo data", () => {
         .sort();
     // Short locks and a short retention turn into stuck and expired keys within a few seconds.
     await expect.poll(states, { timeout: 10_000 }).toEqual(["completed", "expired", "in_progress", "stuck"]);
+  });
+
+  it("shows a completed bulk reset under Recent resets", async () => {
+    const resets = await rows<{ status: string; planned: number; reason: string }>(sql`select status, planned, reason from reset_batches`);
+    expect(resets).toEqual([expect.objectContaining({ status: "done", planned: 10 })]);
+  });
+
+  it("keeps expired keys present after cleanup removes them: the traffic adds more", async () => {
+    const expired = async () => (await rows<{ n: number }>(sql`select count(*)::int as n from idempotency_keys where expires_at <= now()`))[0]!.n;
+    await expect.poll(expired, { timeout: 10_000 }).toBeGreaterThan(0);
+    expect((await api.request("POST", "/api/v1/cleanup", {})).status).toBe(200);
+    expect(await expired()).toBe(0);
+    const send = async (path: string, body: unknown) => (await api.request("POST", path, body)).body;
+    await seedExpiredKeys(send, ["tick-a", "tick-b"]);
+    await expect.poll(expired, { timeout: 10_000 }).toBe(2);
   });
 });

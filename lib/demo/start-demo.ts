@@ -1,5 +1,8 @@
+import { getDb } from "@/db/client";
+import type { DbOrTx } from "@/db/types";
 import { seededRandom } from "../seeded-random";
-import { seedGroupsAndKeys } from "./groups-and-keys";
+import { seedCompletedReset } from "./demo-reset";
+import { seedExpiredKeys, seedGroupsAndKeys } from "./groups-and-keys";
 import { evolve, newOrder, type Order } from "./orders";
 import { DEMO_SERVICES } from "./projections";
 
@@ -36,8 +39,8 @@ async function sendChecks(base: string, token: string, items: unknown[]): Promis
   for (let i = 0; i < items.length; i += 500) await post(base, token, "/api/v1/check/batch", { items: items.slice(i, i + 500) });
 }
 
-/** `token` is the all-scopes demo token that lib/auth/bootstrap.ts creates at start. */
-export async function seedDemo(base: string, token: string, seed = 42): Promise<Order[]> {
+/** `token` is the all-scopes demo token that lib/auth/bootstrap.ts creates at start; `db` the store the server uses. */
+export async function seedDemo(base: string, token: string, db: DbOrTx, seed = 42): Promise<Order[]> {
   for (const service of DEMO_SERVICES) {
     const { id, displayName, ignoredPaths, includedPaths, historyDepth } = service;
     await post(base, token, `/api/v1/services/${id}`, { displayName, ignoredPaths: [...ignoredPaths], includedPaths: [...includedPaths], historyDepth }, "PUT");
@@ -50,19 +53,27 @@ export async function seedDemo(base: string, token: string, seed = 42): Promise<
     await sendChecks(base, token, checksFor(orders, rnd));
   }
   await seedGroupsAndKeys((path, body, method) => post(base, token, path, body, method), orders, rnd);
+  await seedCompletedReset(db);
   return orders;
 }
 
+/** Every fifth tick (15 s): two more expired webhook keys, since cleanup (every minute) removes the older ones. */
+export const EXPIRED_KEYS_EVERY_TICKS = 5;
+
 export function startDemo(base: string, token: string): void {
-  seedDemo(base, token)
+  getDb()
+    .then((db) => seedDemo(base, token, db))
     .then((orders) => {
       console.log(`[weir] demo data loaded: ${orders.length} orders checked by ${DEMO_SERVICES.length} services`);
       const rnd = seededRandom(Date.now());
+      const send = (path: string, body: unknown, method?: string) => post(base, token, path, body, method);
+      let tick = 0;
       const timer = setInterval(() => {
         const picked = orders.filter(() => rnd() < 0.05).map((order) => evolve(order, rnd));
         const byId = new Map(picked.map((o) => [o.id, o]));
         orders = orders.map((o) => byId.get(o.id) ?? o);
         if (picked.length > 0) sendChecks(base, token, checksFor(picked, rnd)).catch(() => undefined);
+        if (++tick % EXPIRED_KEYS_EVERY_TICKS === 0) seedExpiredKeys(send, [`T${tick}-a`, `T${tick}-b`]).catch(() => undefined);
       }, 3000);
       timer.unref();
     })
