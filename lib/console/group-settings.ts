@@ -1,6 +1,7 @@
 import { groupExists } from "@/db/queries/console-groups";
 import type { DbOrTx } from "@/db/types";
 import type { Actor } from "@/lib/auth/actor";
+import { requireRecentSignIn } from "@/lib/auth/recent-sign-in";
 import { changeGroupSettings } from "@/lib/dedup/window/change-group-settings";
 import type { SetGroupTtlResult } from "@/lib/dedup/window/set-group-ttl";
 import { ConflictError, NotFoundError } from "@/lib/errors";
@@ -25,7 +26,9 @@ export async function saveGroupSettings({
   input: GroupSettingsChangeInput;
   intent: GroupIntent;
 }): Promise<SetGroupTtlResult> {
-  const id = consumerGroupIdSchema.parse(input.consumerGroup);
+  // A stale sign-in hears so before anything about the group, as from the verb alone.
+  requireRecentSignIn(actor);
+  const id = consumerGroupIdSchema.parse(input?.consumerGroup);
   return db.transaction(async (tx) => {
     const exists = await groupExists(tx, id);
     if (intent === "change" && !exists) {
