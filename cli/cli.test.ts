@@ -61,14 +61,14 @@ describe("weir CLI", () => {
     const lines = ndjson.stdout.trim().split("\n").map((line) => JSON.parse(line));
     expect(lines).toHaveLength(10);
     lines.sort((a, b) => a.messageId.localeCompare(b.messageId));
-    expect(lines[0]).toMatchObject({ serviceId: exported, messageId: "K-000", version: 1, hash: expect.stringMatching(/^[0-9a-f]{64}$/) });
+    expect(lines[0]).toMatchObject({ serviceId: exported, messageId: "K-000", version: 1, hash: expect.stringMatching(/^[0-9a-f]{64}$/), hashVersion: 1 });
     expect(ndjson.stderr).toContain("exported 10 keys");
 
     const out = path.join(await mkdtemp(path.join(os.tmpdir(), "weir-export-")), "keys.csv");
     const csv = await weir(["export", "--service", exported, "--format", "csv", "-o", out, "--page-size", "40"]);
     expect(csv.code).toBe(0);
     const rows = (await readFile(out, "utf8")).split("\r\n").filter(Boolean);
-    expect(rows[0]).toBe('"service_id","message_id","version","hash","first_seen","last_changed"');
+    expect(rows[0]).toBe('"service_id","message_id","version","hash","hash_version","first_seen","last_changed"');
     expect(rows).toHaveLength(151);
     expect(new Set(rows).size).toBe(151);
 

@@ -11,17 +11,17 @@ import { withStore } from "../store";
 import type { GlobalOptions } from "../main";
 import type { ExportOptions } from "../commands/export";
 
-const CSV_COLUMNS = ["service_id", "message_id", "version", "hash", "first_seen", "last_changed"];
+const CSV_COLUMNS = ["service_id", "message_id", "version", "hash", "hash_version", "first_seen", "last_changed"];
 
 function encode(rows: KeyListRow[], serviceId: string, format: ExportOptions["format"], header: boolean): string {
   if (format === "ndjson") {
     return rows
-      .map((r) => JSON.stringify({ serviceId, messageId: r.messageId, version: r.version, hash: r.hash, firstSeen: r.firstSeen.toISOString(), lastChanged: r.lastChanged.toISOString() }))
+      .map((r) => JSON.stringify({ serviceId, messageId: r.messageId, version: r.version, hash: r.hash, hashVersion: r.hashVersion, firstSeen: r.firstSeen.toISOString(), lastChanged: r.lastChanged.toISOString() }))
       .map((line) => `${line}\n`)
       .join("");
   }
   // Message ids come from upstream producers: csvRow neutralises cells a spreadsheet would run.
-  const records = rows.map((r) => csvRow([serviceId, r.messageId, r.version, r.hash, r.firstSeen, r.lastChanged]));
+  const records = rows.map((r) => csvRow([serviceId, r.messageId, r.version, r.hash, r.hashVersion, r.firstSeen, r.lastChanged]));
   return (header ? csvRow(CSV_COLUMNS) : "") + records.join("");
 }
 

@@ -26,6 +26,8 @@ export interface KeyListRow {
   messageId: string;
   version: number;
   hash: string;
+  /** The service's hash settings version the hash was made under: hashes of other versions are not comparable. */
+  hashVersion: number;
   firstSeen: Date;
   lastChanged: Date;
   cursor: KeyCursor;
@@ -55,7 +57,7 @@ export async function listKeysPage(db: DbOrTx, q: KeyPageQuery): Promise<{ rows:
   // (or its backward scan) for the page to be read in index order; a bare DESC means NULLS FIRST and sorts everything.
   const order = desc ? sql`last_changed desc nulls last, message_id asc` : sql`last_changed asc nulls first, message_id desc`;
   const result = await queryRows<Record<string, unknown>>(db, sql`
-    select message_id, version, encode(hash, 'hex') as hash, first_seen, last_changed, ${EXACT_TS} as exact_ts
+    select message_id, version, encode(hash, 'hex') as hash, hash_version, first_seen, last_changed, ${EXACT_TS} as exact_ts
     from last_seen
     where ${sql.join(where, sql` and `)}
     order by ${order}
@@ -66,6 +68,7 @@ export async function listKeysPage(db: DbOrTx, q: KeyPageQuery): Promise<{ rows:
     messageId: String(row.message_id),
     version: Number(row.version),
     hash: String(row.hash),
+    hashVersion: Number(row.hash_version),
     firstSeen: new Date(row.first_seen as string),
     lastChanged: new Date(row.last_changed as string),
     cursor: { lastChanged: String(row.exact_ts), messageId: String(row.message_id) },
