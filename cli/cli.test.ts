@@ -6,6 +6,8 @@ import { sql } from "drizzle-orm";
 import pg from "pg";
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
 import { checkMany } from "@/lib/dedup/last-seen/check";
+import { forgetToken } from "@/lib/auth/tokens/token-cache";
+import { hashTokenSecret } from "@/lib/auth/tokens/token-secret";
 import { createTestToken } from "@/lib/client/token.fixture";
 import { startTestApi } from "@/test/api-server";
 import { databaseUrl, withAdmin } from "@/test/pg-admin";
@@ -179,6 +181,9 @@ describe("weir CLI", () => {
     const revoked = await weir(["tokens", "revoke", id, "--reason", "leaked in a CI log", "--actor", "root"]);
     expect(revoked.code, revoked.stderr).toBe(0);
     expect(revoked.stderr).toContain(`revoked token ${id}`);
+    expect(await count(sql`select count(*)::int as n from api_tokens where id = ${id} and revoked_at is not null`)).toBe(1);
+    // This test's API is another node: it drops the token once its cached lookup ends (CACHE_MS).
+    forgetToken(hashTokenSecret(secret));
     const refused = await api.request("POST", "/api/v1/check", { serviceId: exported, messageId: "x", payload: 1 }, { authorization: `Bearer ${secret}` });
     expect(refused.status).toBe(401);
     expect(await count(sql`select count(*)::int as n from audit_log where action = 'token.revoke' and reason = 'leaked in a CI log' and actor like '%root%'`)).toBe(1);
