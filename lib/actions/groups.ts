@@ -8,8 +8,7 @@ import { requireConsoleActor } from "@/lib/auth/console-actor";
 import { ValidationError } from "@/lib/errors";
 import { runAction, type ActionResult } from "@/lib/console/action-result";
 import { consoleDb } from "@/lib/console/store";
-import { previewGroupSettings } from "@/lib/dedup/window/change-group-settings";
-import { saveGroupSettings, type GroupIntent } from "@/lib/console/group-settings";
+import { changeGroupSettings, previewGroupSettings, type GroupIntent } from "@/lib/dedup/window/change-group-settings";
 import type { TtlPreview } from "@/lib/dedup/window/ttl-preview";
 import type { GroupSettingsChangeInput, GroupTtlPreviewInput } from "@/lib/validation/window";
 
@@ -30,11 +29,11 @@ export async function previewTtlAction(input: GroupTtlPreviewInput): Promise<Act
 }
 
 /** `intent` "change" refuses an unknown group (not found); "create" refuses one that exists. */
-export async function changeTtlAction(input: GroupSettingsChangeInput, intent: GroupIntent = "change"): Promise<ActionResult<GroupSettingsSaved>> {
+export async function changeTtlAction(input: GroupSettingsChangeInput, intent: Exclude<GroupIntent, "set"> = "change"): Promise<ActionResult<GroupSettingsSaved>> {
   return runAction(async () => {
     const actor = await requireConsoleActor("operate");
     if (intent !== "change" && intent !== "create") throw new ValidationError("intent must be change or create", "intent");
-    const result = await saveGroupSettings({ db: await consoleDb(), actor, input, intent });
+    const result = await changeGroupSettings({ db: await consoleDb(), actor, input, intent });
     revalidatePath("/groups", "layout");
     return {
       ttlSeconds: result.group.ttlSeconds,

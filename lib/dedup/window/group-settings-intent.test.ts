@@ -1,9 +1,8 @@
 import { sql } from "drizzle-orm";
 import { beforeAll, describe, expect, it } from "vitest";
 import { SYSTEM_ACTOR } from "@/lib/auth/actor";
-import { changeGroupSettings } from "@/lib/dedup/window/change-group-settings";
 import { createTestDatabase, type TestDatabase } from "@/test/test-db";
-import { saveGroupSettings } from "./group-settings";
+import { changeGroupSettings } from "./change-group-settings";
 
 let store: TestDatabase;
 beforeAll(async () => {
@@ -12,9 +11,9 @@ beforeAll(async () => {
 
 const count = async (query: ReturnType<typeof sql>) => Number(((await store.db.execute(query)).rows[0] as { n: number }).n);
 const save = (consumerGroup: string, intent: "change" | "create", ttlSeconds = 600) =>
-  saveGroupSettings({ db: store.db, actor: SYSTEM_ACTOR, input: { consumerGroup, ttlSeconds, reason: "test" }, intent });
+  changeGroupSettings({ db: store.db, actor: SYSTEM_ACTOR, input: { consumerGroup, ttlSeconds, reason: "test" }, intent });
 
-describe("console group settings", () => {
+describe("group settings by intent: change an existing group, create a new one, or set either", () => {
   it("refuses to change a group that does not exist, and writes nothing", async () => {
     await expect(save("typo-group", "change")).rejects.toMatchObject({ status: 404, field: "consumerGroup" });
     expect(await count(sql`select count(*)::int as n from consumer_groups where id = 'typo-group'`)).toBe(0);
