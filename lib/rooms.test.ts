@@ -26,7 +26,7 @@ const RULES: Record<string, readonly string[]> = {
   "lib/dedup": [...ENGINE, "lib/auth"],
   "lib/services": [...ENGINE, "lib/auth", "lib/dedup"],
   "lib/stats": [...BASE, "db"],
-  "lib/demo": [...BASE, "db", "lib/dedup", "lib/services"],
+  "lib/demo": [...BASE, "db", "lib/auth", "lib/dedup", "lib/reset", "lib/services"],
   // The console's read models: what its pages show.
   "lib/views": [...ENGINE, "lib/auth", "lib/dedup", "lib/reset", "lib/services", "lib/stats", "lib/console"],
   // The console door's plumbing: its store access and its one error mapping for actions and route handlers.

@@ -11,9 +11,11 @@ export interface AuditEntry {
   details?: Record<string, unknown>;
 }
 
-/** Written in the same transaction as the change it records. */
-export async function insertAudit(db: DbOrTx, entry: AuditEntry): Promise<void> {
-  await db.insert(auditLog).values({
+/** Written in the same transaction as the change it records; answers the row's id. */
+export async function insertAudit(db: DbOrTx, entry: AuditEntry): Promise<number> {
+  const [row] = await db
+    .insert(auditLog)
+    .values({
     actor: entry.actor,
     actorRole: entry.actorRole,
     action: entry.action,
@@ -21,10 +23,12 @@ export async function insertAudit(db: DbOrTx, entry: AuditEntry): Promise<void> 
     affected: entry.affected ?? 0,
     reason: entry.reason ?? null,
     details: entry.details ?? {},
-  });
+    })
+    .returning({ id: auditLog.id });
+  return row!.id;
 }
 
 /** The audit row of a change made by `by`: the row names its id and role. */
-export function auditBy(db: DbOrTx, by: { id: string; role: string }, entry: Omit<AuditEntry, "actor" | "actorRole">): Promise<void> {
+export function auditBy(db: DbOrTx, by: { id: string; role: string }, entry: Omit<AuditEntry, "actor" | "actorRole">): Promise<number> {
   return insertAudit(db, { actor: by.id, actorRole: by.role, ...entry });
 }

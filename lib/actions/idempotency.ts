@@ -6,8 +6,8 @@
 import { revalidatePath } from "next/cache";
 import { requireConsoleActor } from "@/lib/auth/console-actor";
 import { runAction, type ActionResult } from "@/lib/console/action-result";
-import { releaseKeyWithReceipt } from "@/lib/console/release-key";
 import { consoleDb } from "@/lib/console/store";
+import { releaseIdempotencyKey } from "@/lib/dedup/idempotency/operator-release";
 import type { ReleaseKeyInput } from "@/lib/validation/console-idempotency";
 
 /** Answers with the release's audit row id: the list page builds its notice from that row. */
@@ -15,8 +15,8 @@ export async function releaseKeyAction(input: ReleaseKeyInput): Promise<ActionRe
   return runAction(async () => {
     const actor = await requireConsoleActor("release");
     const db = await consoleDb();
-    const result = await releaseKeyWithReceipt({ db, actor, input });
+    const { auditId } = await releaseIdempotencyKey({ db, actor, input });
     revalidatePath("/idempotency", "layout");
-    return result;
+    return { auditId };
   });
 }

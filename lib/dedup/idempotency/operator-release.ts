@@ -11,7 +11,8 @@ import { guardDestructive } from "@/lib/auth/recent-sign-in";
 /**
  * Releases a stuck in-progress idempotency key so a retry can start it again.
  * Only the attempt the operator saw is released (a live retry that took it
- * over is left alone), and the release commits with its audit row.
+ * over is left alone), and the release commits with its audit row, whose id it answers (the
+ * console confirms a release from that row, not from what a URL says).
  */
 export async function releaseIdempotencyKey({
   db,
@@ -21,7 +22,7 @@ export async function releaseIdempotencyKey({
   db: DbOrTx;
   actor: Actor;
   input: ReleaseKeyInput;
-}): Promise<{ released: true }> {
+}): Promise<{ released: true; auditId: number }> {
   authorize(actor, "release");
   await guardDestructive(actor, db);
   const { scope, key, attempt, reason } = releaseKeySchema.parse(input);
@@ -30,14 +31,14 @@ export async function releaseIdempotencyKey({
     return await db.transaction(async (tx) => {
       const { released } = await release(tx, { scope, key, attempt });
       if (!released) throw new NotFoundError(`idempotency key ${key} is no longer stored; nothing to release`, "key");
-      await auditBy(tx, actor, {
+      const auditId = await auditBy(tx, actor, {
         action: "idempotency_key.release",
         target: `idempotency_scope:${scope}`,
         affected: 1,
         reason,
         details: { key, attempt },
       });
-      return { released: true as const };
+      return { released: true as const, auditId };
     });
   } catch (err) {
     throw asStoreError(err);

@@ -3,7 +3,7 @@ import { beforeAll, describe, expect, it } from "vitest";
 import { SYSTEM_ACTOR } from "@/lib/auth/actor";
 import { loadReleaseNotice } from "@/lib/views/idempotency";
 import { createTestDatabase, type TestDatabase } from "@/test/test-db";
-import { releaseKeyWithReceipt } from "./release-key";
+import { releaseIdempotencyKey } from "@/lib/dedup/idempotency/operator-release";
 
 let store: TestDatabase;
 beforeAll(async () => {
@@ -14,7 +14,7 @@ beforeAll(async () => {
 
 describe("release notice", () => {
   it("comes from the release's own audit row, for that scope and person only", async () => {
-    const { auditId } = await releaseKeyWithReceipt({ db: store.db, actor: SYSTEM_ACTOR, input: { scope: "pay", key: "held", attempt: 2, reason: "worker crashed" } });
+    const { auditId } = await releaseIdempotencyKey({ db: store.db, actor: SYSTEM_ACTOR, input: { scope: "pay", key: "held", attempt: 2, reason: "worker crashed" } });
     const notice = (over: Partial<{ auditId: string; scope: string; actorId: string; now: number }> = {}) =>
       loadReleaseNotice(store.db, { auditId: String(auditId), scope: "pay", actorId: SYSTEM_ACTOR.id, ...over });
     expect(await notice()).toMatchObject({ key: "held", attempt: 2 });
