@@ -6,7 +6,8 @@
  * /api/metrics: garbage collection (count, time, runs over 10 ms) and event-loop delay.
  * Suspects: Next.js in the same process, the young generation's size (scavenge pauses), no
  * coalescing (one statement per check), cleanup sharing the pool (every second instead of hourly).
- * Run: npx tsx bench/tail-sources.ts [--quick] [--rate N] [--seconds N] [--rounds N]. Never fails on timing.
+ * Suspects: also how many coalesced statements may be in flight at once.
+ * Run: npx tsx bench/tail-sources.ts [--quick] [--rate N] [--seconds N] [--rounds N] [--only word,word]. Never fails on timing.
  */
 import { createBenchDatabase } from "./lib/db";
 import { hasFlag, numberFlag, quick, runMain } from "./lib/cli";
@@ -33,7 +34,7 @@ interface Suspect {
   nodeArgs?: string[];
 }
 
-const SUSPECTS: Suspect[] = [
+const ALL_SUSPECTS: Suspect[] = [
   { name: "as shipped", reading: "the baseline" },
   ...(hasNextBuild() && !hasFlag("api-only")
     ? [{ name: "without Next in the process", apiOnly: true, reading: "under 1x: Next in the process makes tail" }]
@@ -44,8 +45,18 @@ const SUSPECTS: Suspect[] = [
     reading: "under 1x: scavenge pauses make tail",
   },
   { name: "no coalescing (WEIR_COALESCE_MAX_BATCH=1)", env: { WEIR_COALESCE_MAX_BATCH: "1" }, reading: "over 1x: coalescing saves tail" },
+  ...[8, 16].map((n) => ({
+    name: `${n} statements in flight (WEIR_COALESCE_MAX_IN_FLIGHT=${n})`,
+    env: { WEIR_COALESCE_MAX_IN_FLIGHT: String(n) },
+    reading: "under 1x: checks waiting for one of the statements in flight make tail",
+  })),
   { name: "cleanup every second", env: { WEIR_CLEANUP_INTERVAL_MS: "1000" }, reading: "over 1x: cleanup sharing the pool makes tail" },
 ];
+
+// --only a,b: weir as shipped and the suspects whose names contain one of the words.
+const only = process.argv.indexOf("--only");
+const words = only >= 0 ? (process.argv[only + 1] ?? "").split(",") : undefined;
+const SUSPECTS = ALL_SUSPECTS.filter((s, i) => i === 0 || !words || words.some((word) => s.name.includes(word)));
 
 interface Measured {
   run: GeneratorResult;
