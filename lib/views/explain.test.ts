@@ -61,9 +61,10 @@ describe("releaseIdempotencyKey", () => {
     expect(started.outcome).toBe("started");
     const input = { scope: ref.scope, key: ref.key, attempt: 1, reason: "caller crashed" };
     await expect(releaseIdempotencyKey({ db: store.db, actor: viewer, input })).rejects.toThrow(ForbiddenError);
-    expect(await releaseIdempotencyKey({ db: store.db, actor: operator, input })).toEqual({ released: true });
-    const audit = (await store.db.execute(sql`select action, actor, affected, reason, details from audit_log where action = 'idempotency_key.release'`)).rows;
-    expect(audit).toEqual([{ action: "idempotency_key.release", actor: operator.id, affected: 1, reason: "caller crashed", details: { key: ref.key, attempt: 1 } }]);
+    const { released, auditId } = await releaseIdempotencyKey({ db: store.db, actor: operator, input });
+    expect(released).toBe(true);
+    const audit = (await store.db.execute(sql`select id::int, action, actor, affected, reason, details from audit_log where action = 'idempotency_key.release'`)).rows;
+    expect(audit).toEqual([{ id: auditId, action: "idempotency_key.release", actor: operator.id, affected: 1, reason: "caller crashed", details: { key: ref.key, attempt: 1 } }]);
     await expect(releaseIdempotencyKey({ db: store.db, actor: operator, input })).rejects.toThrow(NotFoundError);
   });
 });
