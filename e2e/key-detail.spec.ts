@@ -54,7 +54,7 @@ test("a key stored before its service's hash settings changed says so, and its r
   await expect(hashed).toContainText("Only /order");
   await expect(hashed).toContainText("this key’s hash was made under v1");
 
-  // The same event again: compared under v1, a duplicate; the key moves to v2, which leaves sentAt out.
+  // The same event again: a duplicate; the key moves to v2 (its kept payload hashed under it), which leaves sentAt out.
   const [replay, resent] = await checkAll(request, [
     { serviceId, messageId: "order/7", payload: order },
     { serviceId, messageId: "order/7", payload: { ...order, sentAt: "t2" } },

@@ -39,9 +39,11 @@ describe("services API", () => {
     // The key's hash was made under v1: compared under v1, the same order is still a duplicate.
     const replay = await check({ order: { id: 1, total: 5, note: "c" } });
     expect(replay.body).toMatchObject({ decision: "duplicate", version: 1 });
+    // The wider settings hash the note, and "c" was never accepted: the key keeps the accepted hash, under v1.
     const detail = await api.request("GET", `/api/v1/services/${id}/keys/m-1`);
-    expect(detail.body.state).toMatchObject({ hashVersion: 2, version: 1 });
+    expect(detail.body.state).toMatchObject({ hashVersion: 1, version: 1 });
     expect(detail.body.state).not.toHaveProperty("previousHash");
+    expect((await check({ order: { id: 1, total: 5, note: "a" } })).body.decision).toBe("duplicate");
     const bad = await api.request("PUT", `/api/v1/services/${id}`, { includedPaths: ["order"] });
     expect(bad.status).toBe(400);
     expect(bad.body.error.field).toBe("includedPaths[0]");
