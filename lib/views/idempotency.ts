@@ -7,6 +7,7 @@ import {
   type IdempotencyKeyRow,
 } from "@/db/queries/console-idempotency";
 import { listAudit } from "@/db/queries/console-audit";
+import { RELEASE_ACTION, releaseTarget } from "@/lib/dedup/idempotency/operator-release";
 import type { DbOrTx } from "@/db/types";
 import { rawValues, type SearchParams } from "@/lib/validation/console-common";
 import { IDEMPOTENCY_PAGE_SIZE, idempotencyBrowseSchema, type KeyStateFilter } from "@/lib/validation/console-idempotency";
@@ -115,7 +116,7 @@ export async function loadIdempotencyKey(db: DbOrTx, scope: string, key: string)
   return row ? keyView(row) : null;
 }
 
-export const RELEASE_ACTION = "idempotency_key.release";
+export { RELEASE_ACTION, releaseTarget };
 /** How long after a release the list still confirms it. */
 const RELEASE_NOTICE_MS = 10 * 60_000;
 
@@ -135,7 +136,7 @@ export async function loadReleaseNotice(
 ): Promise<ReleaseNotice | null> {
   if (!/^\d{1,15}$/.test(auditId)) return null;
   const id = Number(auditId);
-  const target = `idempotency_scope:${scope}`;
+  const target = releaseTarget(scope);
   const [row] = await listAudit(db, { action: RELEASE_ACTION, actor: actorId, targetPrefix: target, beforeId: id + 1 }, 1);
   if (!row || row.id !== id || row.target !== target || now - row.at.getTime() > RELEASE_NOTICE_MS) return null;
   const { key, attempt } = row.details;

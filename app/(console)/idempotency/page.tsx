@@ -13,7 +13,7 @@ import { hrefWith, Pager } from "@/components/ui/pager";
 import { PageHeader } from "@/components/ui/page-header";
 import { StoreUnavailableNotice } from "@/components/ui/store-unavailable";
 import { requireConsoleActor } from "@/lib/auth/console-actor";
-import { loadIdempotencyBrowse, loadReleaseNotice, RELEASE_ACTION } from "@/lib/views/idempotency";
+import { loadIdempotencyBrowse, loadReleaseNotice, RELEASE_ACTION, releaseTarget } from "@/lib/views/idempotency";
 import { withStore } from "@/lib/console/store";
 import { param, type SearchParams } from "@/lib/validation/console-common";
 import { KEY_STATES } from "@/lib/validation/console-idempotency";
@@ -25,7 +25,7 @@ const LABELS = { in_progress: "In progress", completed: "Completed", expired: "E
 
 /** The audit log filtered to one release: its action and scope, within the millisecond it was written. */
 const releaseAuditHref = (scope: string, at: string) =>
-  hrefWith("/audit", { action: RELEASE_ACTION, target: `idempotency_scope:${scope}`, from: at, to: new Date(Date.parse(at) + 1).toISOString() });
+  hrefWith("/audit", { action: RELEASE_ACTION, target: releaseTarget(scope), from: at, to: new Date(Date.parse(at) + 1).toISOString() });
 
 /** A refused paging cursor (after/before) is named as the page link it came from. */
 const pageLinkErrors = (fieldErrors: Record<string, string[]>) => {

@@ -8,6 +8,10 @@ import { releaseKeySchema, type ReleaseKeyInput } from "@/lib/validation/console
 import { authorize } from "@/lib/auth/authorize";
 import { guardDestructive } from "@/lib/auth/recent-sign-in";
 
+/** The audit row of an operator's release, by which the console confirms it afterwards. */
+export const RELEASE_ACTION = "idempotency_key.release";
+export const releaseTarget = (scope: string) => `idempotency_scope:${scope}`;
+
 /**
  * Releases a stuck in-progress idempotency key so a retry can start it again.
  * Only the attempt the operator saw is released (a live retry that took it
@@ -32,8 +36,8 @@ export async function releaseIdempotencyKey({
       const { released } = await release(tx, { scope, key, attempt });
       if (!released) throw new NotFoundError(`idempotency key ${key} is no longer stored; nothing to release`, "key");
       const auditId = await auditBy(tx, actor, {
-        action: "idempotency_key.release",
-        target: `idempotency_scope:${scope}`,
+        action: RELEASE_ACTION,
+        target: releaseTarget(scope),
         affected: 1,
         reason,
         details: { key, attempt },
