@@ -28,7 +28,12 @@ export async function driveConnections(pool: pg.Pool, workers: number, seconds: 
       const client = await pool.connect();
       try {
         if (prepare) await client.query(prepare);
-        while (performance.now() < deadline) decisions += await send(client);
+        while (performance.now() < deadline) {
+          // Not `decisions += await send()`: that reads the total before the await and drops what
+          // the other connections added meanwhile.
+          const made = await send(client);
+          decisions += made;
+        }
       } finally {
         client.release();
       }
@@ -38,21 +43,32 @@ export async function driveConnections(pool: pg.Pool, workers: number, seconds: 
 }
 
 /**
- * Every contender once per round, round 0 a warm-up (JIT, prepared statements, caches) that is
- * not counted; the median rate of each, and a report row comparing a "now" to a "before" by name.
+ * Every contender once per round, in a new random order each round; round 0 a warm-up (JIT,
+ * prepared statements, caches) that is not counted. A row compares a "now" to a "before" by the
+ * median of their ratios within each round: a table that grows, a vacuum or a neighbour's burst
+ * moves both sides of a round alike, where the ratio of two medians would take it for a cost.
  */
 export async function alternateRounds(contenders: Record<string, Send>, rounds: number, drive: (send: Send) => Promise<number>, beforeEach?: () => Promise<unknown>) {
-  const rates: Record<string, number[]> = Object.fromEntries(Object.keys(contenders).map((name) => [name, []]));
+  const names = Object.keys(contenders);
+  const rates: Record<string, number[]> = Object.fromEntries(names.map((name) => [name, []]));
   for (let round = 0; round <= rounds; round++) {
-    for (const [name, send] of Object.entries(contenders)) {
+    for (const name of shuffled(names)) {
       await beforeEach?.();
-      const rate = await drive(send);
+      const rate = await drive(contenders[name]!);
       if (round > 0) rates[name]!.push(rate);
     }
   }
-  const m = (name: string) => median(rates[name]!);
   return (metric: string, now: string, before: string) => {
-    const r = ratio(m(now), m(before));
-    return { metric, ours: m(now), baseline: m(before), ratio: r, target: ">= 0.97", met: r >= 0.97 };
+    const r = median(rates[now]!.map((rate, round) => ratio(rate, rates[before]![round]!)));
+    return { metric, ours: median(rates[now]!), baseline: median(rates[before]!), ratio: r, target: ">= 0.97", met: r >= 0.97 };
   };
+}
+
+function shuffled<T>(values: readonly T[]): T[] {
+  const copy = [...values];
+  for (let i = copy.length - 1; i > 0; i--) {
+    const j = Math.floor(Math.random() * (i + 1));
+    [copy[i], copy[j]] = [copy[j]!, copy[i]!];
+  }
+  return copy;
 }

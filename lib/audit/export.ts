@@ -21,6 +21,8 @@ export async function auditCsvStream(db: DbOrTx, query: AuditQuery, maxRows = AU
     const limit = Math.min(CHUNK, maxRows - sent);
     const rows = limit > 0 ? await listAudit(db, { ...query, afterId: undefined, beforeId }, limit) : [];
     sent += rows.length;
+    // A stream pulls one chunk at a time: nothing else moves `beforeId` during the await.
+    // eslint-disable-next-line require-atomic-updates
     if (rows.length > 0) beforeId = rows.at(-1)!.id;
     if (rows.length < limit || limit <= 0) done = true;
     return rows

@@ -114,7 +114,8 @@ describe("cleanup racing claims", () => {
             );
             const victim = claimOnce(99, group, messageId);
             await sleep(150);
-            kills += await cluster.terminateBackends(DATABASE, "application_name = 'weir' and wait_event_type = 'Lock'").catch(() => 0);
+            const killed = await cluster.terminateBackends(DATABASE, "application_name = 'weir' and wait_event_type = 'Lock'").catch(() => 0);
+            kills += killed;
             await locker.query("rollback");
             await victim;
           }

@@ -79,7 +79,10 @@ describe("runCleanup", () => {
     await withWideDb(store.url, 12, async (db) => {
       let cleaning = true;
       const cleaners = Array.from({ length: 3 }, async () => {
-        while (cleaning) removedDuringRace += (await runCleanup(db, { batchSize: 25 })).windowRecordsRemoved;
+        while (cleaning) {
+          const { windowRecordsRemoved } = await runCleanup(db, { batchSize: 25 });
+          removedDuringRace += windowRecordsRemoved;
+        }
       });
       // Claimers re-claim random expired keys (late redeliveries) and fresh ones while cleanup deletes.
       const claimers = Array.from({ length: 8 }, async (_, worker) => {
