@@ -19,7 +19,7 @@ import { alternateRounds, distinctBatch, driveConnections, type Send } from "./l
 const KEYS = numberFlag("keys", quick ? 50_000 : 200_000);
 // Many short alternating slices: a neighbour's burst then hits every contender alike.
 const SECONDS = numberFlag("seconds", 1);
-const ROUNDS = numberFlag("rounds", quick ? 6 : 20);
+const ROUNDS = numberFlag("rounds", quick ? 6 : 30);
 const WORKERS = 8;
 const BATCH = 16;
 

@@ -44,7 +44,7 @@ describe("every hot statement is a router plan on Citus (one task, one shard)", 
         { serviceId: lean, messageId: "m-3", payload: { a: 3 } },
       ]);
     });
-    expect(new Set(sent.map((s) => s.name))).toEqual(new Set(["weir_last_seen_decide_one_v4"]));
+    expect(new Set(sent.map((s) => s.name))).toEqual(new Set(["weir_last_seen_decide_one_plain_v5"]));
   });
 
   it("a check of a key stored under older hash settings: both asks", async () => {
@@ -54,7 +54,8 @@ describe("every hot statement is a router plan on Citus (one task, one shard)", 
     const sent = await assertRouted(async (db) => {
       expect((await check(db, { serviceId, messageId: "hv-1", payload: { a: 1, b: 2 } })).decision).toBe("duplicate");
     });
-    expect(sent.map((s) => s.name)).toEqual(["weir_last_seen_decide_one_v4", "weir_last_seen_decide_one_v4"]);
+    // The plain ask answers `stale`; the key's stored settings are read, then asked with both hashes.
+    expect(sent.map((s) => s.name)).toEqual(["weir_last_seen_decide_one_plain_v5", "weir_last_seen_version_v3", "weir_last_seen_decide_one_v5"]);
   });
 
   it("a check of a key stored under older hash settings whose accepted payload is kept: the read and the move", async () => {
@@ -65,10 +66,11 @@ describe("every hot statement is a router plan on Citus (one task, one shard)", 
       expect((await check(db, { serviceId, messageId: "hv-2", payload: { a: 1, b: 3 } })).decision).toBe("duplicate");
     });
     expect(sent.map((s) => s.name)).toEqual([
-      "weir_last_seen_decide_one_v4",
+      "weir_last_seen_decide_one_plain_v5",
+      "weir_last_seen_version_v3",
       "weir_last_seen_kept_payload_v1",
       "weir_last_seen_rebase_v1",
-      "weir_last_seen_decide_one_v4",
+      "weir_last_seen_decide_one_plain_v5",
     ]);
   });
 

@@ -48,8 +48,6 @@ interface StoredAt {
   hashVersion: number;
 }
 
-const storedAt = (row: Omit<DecideRow, "ord">): StoredAt => ({ version: Number(row.version), hashVersion: row.stored_hash_version });
-
 const keyOf = (serviceId: string, messageId: string) => `${serviceId}\u0000${messageId}`;
 
 /**
@@ -89,7 +87,7 @@ export async function decideDistinct(db: DbOrTx, items: readonly HashedCheck[]):
   }
   // Only the first check of each key after a settings change comes here.
   if (stale.length > 0) {
-    const asked = await forEachLimited(stale, ROUTED_CONCURRENCY, (i) => askUnderStoredSettings(db, items[i]!, storedAt(byPosition[i]!), 0));
+    const asked = await forEachLimited(stale, ROUTED_CONCURRENCY, (i) => decideStale(db, items[i]!, 0));
     stale.forEach((i, position) => (outcomes[i] = asked[position]!));
   }
   return outcomes;
@@ -163,7 +161,7 @@ async function resolveLostRace(db: DbOrTx, item: HashedCheck, attempt = 0): Prom
     currentVersionStatement(item.serviceId, item.messageId),
   );
   if (row && row.hash === item.hash && row.hash_version === item.hashVersion) {
-    return toOutcome(item, { ...row, decision: "duplicate", stored_hash_version: row.hash_version });
+    return toOutcome(item, { ...row, decision: "duplicate" });
   }
   if (attempt >= 3) throw new Error(`key ${item.serviceId}/${item.messageId} keeps changing under a check`);
   return decideOne(db, item, attempt + 1);
@@ -174,9 +172,21 @@ async function decideOne(db: DbOrTx, item: HashedCheck, attempt = 0): Promise<Ch
   const [row] = await runRaw<Omit<DecideRow, "ord">>(db, decideOneStatement(item));
   if (!row) return resolveLostRace(db, item, attempt);
   if (row.decision !== "stale") return toOutcome(item, row);
-  // The settings changed again between the two asks.
+  return decideStale(db, item, attempt);
+}
+
+/**
+ * The key's hash was made under other hash settings than the item's: which ones is read here,
+ * not carried back with every answer (the hot path stays as lean as before hash settings
+ * versions; only the first check of a key after a settings change comes here).
+ */
+async function decideStale(db: DbOrTx, item: HashedCheck, attempt: number): Promise<CheckOutcome> {
+  // The settings changed again between the asks.
   if (attempt >= 3) throw new Error(`key ${item.serviceId}/${item.messageId} keeps changing hash settings under a check`);
-  return askUnderStoredSettings(db, item, storedAt(row), attempt);
+  const [row] = await runRaw<{ version: number; hash_version: number }>(db, currentVersionStatement(item.serviceId, item.messageId));
+  // Reset, or moved to the item's settings, since the ask: ask again.
+  if (!row || row.hash_version === item.hashVersion) return decideOne(db, item, attempt + 1);
+  return askUnderStoredSettings(db, item, { version: Number(row.version), hashVersion: row.hash_version }, attempt);
 }
 
 function toOutcome(item: HashedCheck, row: Omit<DecideRow, "ord">): CheckOutcome {

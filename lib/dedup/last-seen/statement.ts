@@ -7,9 +7,10 @@ import type { RawStatement } from "@/db/raw";
  *   stored hash already equals the new one is a duplicate, and nothing is
  *   written or locked for it (no WAL, no commit flush).
  * - Hashes are compared only when made under the same settings (`hash_version`).
- *   A key stored under others is answered `stale` with their version, nothing
- *   written; the engine asks again through the one-key function with the
- *   payload hashed under those settings too (see decide.ts).
+ *   A key stored under others is answered `stale`, nothing written; the engine
+ *   reads which settings and asks again through the one-key function with the
+ *   payload hashed under those too (see decide.ts). Only that first check after
+ *   a settings change pays for it: the answers carry no more than before.
  * - Every other key goes through an upsert whose update fires only when the hash
  *   is distinct. The row lock of ON CONFLICT makes concurrent first checks
  *   linearizable: exactly one inserts; the others re-check the committed row.
@@ -47,15 +48,17 @@ with input as (
     as i(service_id, message_id, hash_hex, hash_version, payload, history_depth, ord)
 ),
 found as materialized (
-  select i.ord, s.version, s.last_changed, s.hash_version,
-    case when s.hash_version <> i.hash_version then 'stale' when s.hash = i.hash then 'duplicate' end as decision
+  select i.ord, s.version, s.last_changed,
+    case when s.hash_version <> i.hash_version then 'stale' else 'duplicate' end as decision
   from input i join last_seen s on s.service_id = i.service_id and s.message_id = i.message_id
+  -- only the keys answered here: a change is not carried through the CTE for nothing
+  where s.hash_version <> i.hash_version or s.hash = i.hash
 ),
 written as (
   insert into last_seen as s (service_id, message_id, hash, hash_version, version, first_seen, last_changed)
   select i.service_id, i.message_id, i.hash, i.hash_version, 1, now(), now()
   from input i
-  where not exists (select 1 from found f where f.ord = i.ord and f.decision is not null)
+  where not exists (select 1 from found f where f.ord = i.ord)
   order by i.service_id, i.message_id
   on conflict (service_id, message_id) do update
     set hash = excluded.hash, hash_version = excluded.hash_version, previous_hash = s.hash,
@@ -64,10 +67,9 @@ written as (
     where s.hash_version = excluded.hash_version and s.hash is distinct from excluded.hash
   returning s.service_id, s.message_id, s.version, s.last_changed
 )${withHistory ? history : ""}
-select f.ord, f.version, f.decision, f.last_changed, f.hash_version as stored_hash_version from found f
-where f.decision is not null
+select f.ord, f.version, f.decision, f.last_changed from found f
 union all
-select i.ord, w.version, case when w.version = 1 then 'new' else 'changed' end, w.last_changed, i.hash_version
+select i.ord, w.version, case when w.version = 1 then 'new' else 'changed' end, w.last_changed
 from written w join input i on i.service_id = w.service_id and i.message_id = w.message_id
 `;
 }
@@ -79,12 +81,10 @@ export interface DecideRow {
   /** 1-based position of the item in the statement's input. */
   ord: number;
   version: number;
-  /** `stale`: the key's hash was made under other hash settings (`stored_hash_version`); nothing was written. */
+  /** `stale`: the key's hash was made under other hash settings; nothing was written. */
   decision: "new" | "changed" | "duplicate" | "stale";
   /** When the stored version was accepted. */
   last_changed: Date | string;
-  /** The hash settings version the key's stored hash was made under. */
-  stored_hash_version: number;
 }
 
 export interface StatementItem {
@@ -107,7 +107,7 @@ export interface StatementItem {
 export function decideStatement(items: readonly StatementItem[]): RawStatement {
   const keepsHistory = items.some((i) => i.historyDepth > 0);
   return {
-    name: keepsHistory ? "weir_last_seen_decide_v4" : "weir_last_seen_decide_lean_v4",
+    name: keepsHistory ? "weir_last_seen_decide_v5" : "weir_last_seen_decide_lean_v5",
     text: keepsHistory ? DECIDE_SQL : DECIDE_WITHOUT_HISTORY_SQL,
     values: [
       items.map((i) => i.serviceId),
@@ -127,9 +127,18 @@ export function decideStatement(items: readonly StatementItem[]): RawStatement {
  * beside the key's shard; no row back means a concurrent check committed the same hash.
  */
 export function decideOneStatement(item: StatementItem): RawStatement {
+  if (!item.stored) {
+    // The usual ask, as lean as before hash settings versions: the second-ask arguments are constants.
+    return {
+      name: "weir_last_seen_decide_one_plain_v5",
+      text: `select version, decision, last_changed
+        from weir_last_seen_decide_v4($1, $2, decode($3, 'hex'), $4, $5, $6, null, null, false)`,
+      values: [item.serviceId, item.messageId, item.hash, item.hashVersion, item.historyDepth > 0 ? item.payloadText : null, item.historyDepth],
+    };
+  }
   return {
-    name: "weir_last_seen_decide_one_v4",
-    text: `select version, decision, last_changed, stored_hash_version
+    name: "weir_last_seen_decide_one_v5",
+    text: `select version, decision, last_changed
       from weir_last_seen_decide_v4($1, $2, decode($3, 'hex'), $4, $5, $6, decode($7, 'hex'), $8, $9)`,
     values: [
       item.serviceId,
@@ -138,9 +147,9 @@ export function decideOneStatement(item: StatementItem): RawStatement {
       item.hashVersion,
       item.historyDepth > 0 ? item.payloadText : null,
       item.historyDepth,
-      item.stored?.hash ?? null,
-      item.stored?.hashVersion ?? null,
-      item.stored?.upgrade ?? false,
+      item.stored.hash,
+      item.stored.hashVersion,
+      item.stored.upgrade,
     ],
   };
 }
