@@ -50,11 +50,8 @@ from input i
 left join written w on w.consumer_group = i.consumer_group and w.message_id = i.message_id
 `;
 
-/** The one-key call before 0010: the function of migration 0006 (recreated below). */
-function beforeOne(text: string): string {
-  if (!text.includes("weir_window_claim_v2(")) throw new Error("baseline edit did not apply");
-  return text.replace("weir_window_claim_v2(", "weir_window_claim(");
-}
+/** The one-key call before 0010, verbatim: the function of migration 0006 (recreated below). */
+const BEFORE_ONE_SQL = "select $1::text as consumer_group, $2::text as message_id, c.* from weir_window_claim($1, $2, $3) c";
 
 let counter = 0;
 function item(): ClaimKey {
@@ -100,7 +97,7 @@ async function main(): Promise<void> {
     const contenders = {
       "batch of 16, before 0010": (c: pg.PoolClient) => run(c, batch(), (items) => ({ ...claimStatement(items, DEFAULT_TTL), name: "before_batch", text: BEFORE_BATCH_SQL })),
       "batch of 16, now": (c: pg.PoolClient) => run(c, batch(), (items) => claimStatement(items, DEFAULT_TTL)),
-      "one key, before 0010": (c: pg.PoolClient) => run(c, [item()], ([one]) => ({ ...claimOneStatement(one!, DEFAULT_TTL), name: "before_one", text: beforeOne(claimOneStatement(one!, DEFAULT_TTL).text) })),
+      "one key, before 0010": (c: pg.PoolClient) => run(c, [item()], ([one]) => ({ ...claimOneStatement(one!, DEFAULT_TTL), name: "before_one", text: BEFORE_ONE_SQL })),
       "one key, now": (c: pg.PoolClient) => run(c, [item()], ([one]) => claimOneStatement(one!, DEFAULT_TTL)),
     };
     const row = await alternateRounds(

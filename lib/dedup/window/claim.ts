@@ -4,7 +4,7 @@ import type { DbOrTx } from "@/db/types";
 import { asStoreError } from "@/db/unavailable";
 import { decided } from "@/lib/telemetry/decisions";
 import { forEachLimited, ROUTED_CONCURRENCY } from "../routed";
-import { claimOneStatement, claimStatement, windowStartsStatement, type ClaimKey, type ClaimRow } from "./claim-statement";
+import { claimOneStatement, claimStatement, slideStatement, windowStartsStatement, type ClaimKey, type ClaimRow } from "./claim-statement";
 import { defaultTtlSeconds } from "./default-ttl";
 import { splitRounds } from "./rounds";
 
@@ -87,6 +87,10 @@ async function claimDistinct(db: DbOrTx, keys: readonly ClaimKey[], ttl: number)
   for (const row of rows) byKey.set(`${row.consumer_group}\u0000${row.message_id}`, row);
   const raced = rows.filter((row) => row.window_started_at === null);
   if (raced.length > 0) await readWindowStarts(db, raced);
+  const sliding = rows.filter((row) => row.slides);
+  if (sliding.length > 0) {
+    await runRaw(db, slideStatement(sliding.map((row) => ({ consumerGroup: row.consumer_group, messageId: row.message_id, ttlSeconds: Number(row.ttl_seconds) }))));
+  }
   return keys.map((key, index) => {
     const row = byKey.get(keyOf(key));
     if (!row) throw new Error(`claim statement returned no row for item ${index}`);
