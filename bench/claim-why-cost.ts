@@ -14,8 +14,8 @@ import { machineLine, report } from "./lib/report";
 import { alternateRounds, distinctBatch, driveConnections } from "./lib/statement-cost";
 
 const KEYS = numberFlag("keys", quick ? 50_000 : 200_000);
-const SECONDS = numberFlag("seconds", quick ? 2 : 6);
-const ROUNDS = numberFlag("rounds", quick ? 2 : 4);
+const SECONDS = numberFlag("seconds", quick ? 2 : 3);
+const ROUNDS = numberFlag("rounds", quick ? 2 : 20);
 const WORKERS = 8;
 const BATCH = 16;
 const GROUP = "bench";

@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { check } from "@/lib/dedup/last-seen/check";
+import { claim } from "@/lib/dedup/window/claim";
 import { createService } from "@/test/factories";
 import { openStore, type Store } from "./client";
 import { embeddedTestStore } from "@/test/embedded-store";
@@ -15,6 +16,15 @@ describe("embedded store (PGlite)", () => {
     const out = [];
     for (const p of [{ a: 1 }, { a: 1 }, { a: 2 }, { a: 1 }]) out.push(await decide(p));
     expect(out).toEqual(["new", "duplicate", "changed", "changed"]);
+  });
+
+  it("runs the same claim statement, a duplicate answering the window it matched", async () => {
+    const first = await claim(store.db, { consumerGroup: "g-embedded", messageId: "m" });
+    const again = await claim(store.db, { consumerGroup: "g-embedded", messageId: "m" });
+    expect(first.decision).toBe("new");
+    expect(again.decision).toBe("duplicate");
+    expect(again.windowStartedAt).toBe(first.windowStartedAt);
+    expect(Date.parse(again.windowEndsAt!) - Date.parse(again.windowStartedAt!)).toBe(again.ttlSeconds * 1000);
   });
 
   it("refuses a second opener of the same data folder with a clear message", async () => {

@@ -92,7 +92,7 @@ describe("every hot statement is a router plan on Citus (one task, one shard)", 
         { consumerGroup: "g-other", messageId: "c-1" },
       ]);
     });
-    expect(new Set(sent.map((s) => s.name))).toEqual(new Set(["weir_window_claim_one_v2"]));
+    expect(new Set(sent.map((s) => s.name))).toEqual(new Set(["weir_window_claim_one_v3"]));
   });
 
   it("idempotency begin, complete and release", async () => {

@@ -101,7 +101,7 @@ async function claimDistinct(db: DbOrTx, keys: readonly ClaimKey[], ttl: number)
 /** Duplicates that lost a race see the winner's record only in a later statement's snapshot. */
 async function readWindowStarts(db: DbOrTx, rows: ClaimRow[]): Promise<void> {
   const keys = rows.map((row) => ({ consumerGroup: row.consumer_group, messageId: row.message_id }));
-  const found = await runRaw<{ consumer_group: string; message_id: string; claimed_at: Date | string }>(db, windowStartsStatement(keys));
+  const found = await runRaw<{ consumer_group: string; message_id: string; claimed_at: Date }>(db, windowStartsStatement(keys));
   const starts = new Map(found.map((row) => [`${row.consumer_group}\u0000${row.message_id}`, row.claimed_at]));
   for (const row of rows) row.window_started_at = starts.get(`${row.consumer_group}\u0000${row.message_id}`) ?? null;
 }
