@@ -127,30 +127,17 @@ export function decideStatement(items: readonly StatementItem[]): RawStatement {
  * beside the key's shard; no row back means a concurrent check committed the same hash.
  */
 export function decideOneStatement(item: StatementItem): RawStatement {
+  const asked = [item.serviceId, item.messageId, item.hash, item.hashVersion, item.historyDepth > 0 ? item.payloadText : null, item.historyDepth];
+  const call = (secondAsk: string) => `select version, decision, last_changed
+    from weir_last_seen_decide_v4($1, $2, decode($3, 'hex'), $4, $5, $6, ${secondAsk})`;
   if (!item.stored) {
     // The usual ask, as lean as before hash settings versions: the second-ask arguments are constants.
-    return {
-      name: "weir_last_seen_decide_one_plain_v5",
-      text: `select version, decision, last_changed
-        from weir_last_seen_decide_v4($1, $2, decode($3, 'hex'), $4, $5, $6, null, null, false)`,
-      values: [item.serviceId, item.messageId, item.hash, item.hashVersion, item.historyDepth > 0 ? item.payloadText : null, item.historyDepth],
-    };
+    return { name: "weir_last_seen_decide_one_plain_v5", text: call("null, null, false"), values: asked };
   }
   return {
     name: "weir_last_seen_decide_one_v5",
-    text: `select version, decision, last_changed
-      from weir_last_seen_decide_v4($1, $2, decode($3, 'hex'), $4, $5, $6, decode($7, 'hex'), $8, $9)`,
-    values: [
-      item.serviceId,
-      item.messageId,
-      item.hash,
-      item.hashVersion,
-      item.historyDepth > 0 ? item.payloadText : null,
-      item.historyDepth,
-      item.stored.hash,
-      item.stored.hashVersion,
-      item.stored.upgrade,
-    ],
+    text: call("decode($7, 'hex'), $8, $9"),
+    values: [...asked, item.stored.hash, item.stored.hashVersion, item.stored.upgrade],
   };
 }
 

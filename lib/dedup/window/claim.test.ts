@@ -193,6 +193,10 @@ describe("claimMany", () => {
     }
     expect(fresh.size).toBe(200);
     expect([...fresh.values()].every((n) => n === 1)).toBe(true);
+    // Every duplicate, those that lost a race to the winner included, answers the winner's window.
+    const started = new Map(batches.flat().filter((o) => o.decision === "new").map((o) => [o.messageId, o.windowStartedAt]));
+    const wrong = batches.flat().filter((o) => o.decision === "duplicate" && o.windowStartedAt !== started.get(o.messageId));
+    expect(wrong).toEqual([]);
   });
 
   it("returns nothing for no items", async () => {

@@ -101,8 +101,8 @@ async function claimDistinct(db: DbOrTx, keys: readonly ClaimKey[], ttl: number)
 /** Duplicates that lost a race see the winner's record only in a later statement's snapshot. */
 async function readWindowStarts(db: DbOrTx, rows: ClaimRow[]): Promise<void> {
   const keys = rows.map((row) => ({ consumerGroup: row.consumer_group, messageId: row.message_id }));
-  const found = await runRaw<{ consumer_group: string; message_id: string; claimed_at: Date }>(db, windowStartsStatement(keys));
-  const starts = new Map(found.map((row) => [`${row.consumer_group}\u0000${row.message_id}`, row.claimed_at]));
+  const found = await runRaw<Pick<ClaimRow, "consumer_group" | "message_id" | "window_started_at">>(db, windowStartsStatement(keys));
+  const starts = new Map(found.map((row) => [`${row.consumer_group}\u0000${row.message_id}`, row.window_started_at]));
   for (const row of rows) row.window_started_at = starts.get(`${row.consumer_group}\u0000${row.message_id}`) ?? null;
 }
 
