@@ -3,12 +3,12 @@ import { findService, upsertService, type ServiceRow } from "@/db/queries/servic
 import type { DbOrTx } from "@/db/types";
 import type { Actor } from "@/lib/auth/actor";
 import { authorize } from "@/lib/auth/authorize";
-import { guardDestructive } from "@/lib/auth/recent-sign-in";
+import { guardDestructive, requireRecentSignIn } from "@/lib/auth/recent-sign-in";
 import { compilePathFilter } from "@/lib/dedup/canonical/path-filter";
 import { serviceSettingsSchema, type ServiceSettingsInput } from "@/lib/validation/services";
 import { ConflictError, NotFoundError } from "@/lib/errors";
 import { serviceIdSchema } from "@/lib/validation/common";
-import { storedHashSettings } from "./hash-settings";
+import { startsNewHashVersion, storedHashSettings } from "./hash-settings";
 import { serviceConfigs } from "./service-config";
 
 export interface SaveServiceResult {
@@ -47,11 +47,15 @@ export async function saveService({
 }): Promise<SaveServiceResult> {
   const serviceId = serviceIdSchema.parse(id);
   authorize(actor, "admin", { kind: "services", id: serviceId });
-  // Hash settings change every later decision of the service: the same guard as resets and TTL edits.
-  await guardDestructive(actor, db);
+  requireRecentSignIn(actor);
   const settings = serviceSettingsSchema.parse(input);
   const hashSettings = storedHashSettings(settings);
   compilePathFilter(hashSettings);
+  // Changed hash settings change every later decision of the service: the same guard as resets and
+  // TTL edits, before the transaction as theirs is. Registering a service, or saving the settings it
+  // has (a provisioning script run again), changes no decision and spends none of the actor's budget.
+  const current = await findService(db, serviceId);
+  if (current && changesDecisions(current, { ...hashSettings, historyDepth: settings.historyDepth })) await guardDestructive(actor, db);
   const result = await db.transaction(async (tx) => {
     // Locked when it must be unchanged, so that no save slips in between this read and the write.
     const before = await findService(tx, serviceId, { lock: ifUnchanged !== undefined });
@@ -74,6 +78,10 @@ export async function saveService({
   });
   serviceConfigs.invalidate(serviceId);
   return result;
+}
+
+function changesDecisions(before: ServiceRow, next: { ignoredPaths: string[]; includedPaths: string[]; historyDepth: number }): boolean {
+  return startsNewHashVersion(before, next) || before.historyDepth !== next.historyDepth;
 }
 
 function refuseIfChanged(serviceId: string, before: ServiceRow | undefined, expected: SaveServiceIfUnchanged): void {

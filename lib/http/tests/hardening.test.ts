@@ -70,8 +70,25 @@ describe("the destructive guard on token revoke and service settings", () => {
     const service = await createService(store.db);
     process.env.WEIR_DESTRUCTIVE_LIMIT = "2";
     const statuses = [];
-    for (let i = 0; i < 3; i++) statuses.push((await caller.request("PUT", `/api/v1/services/${service}`, { historyDepth: i })).status);
+    for (let depth = 1; depth <= 3; depth++) statuses.push((await caller.request("PUT", `/api/v1/services/${service}`, { historyDepth: depth })).status);
     expect(statuses).toEqual([200, 200, 429]);
     expect((await caller.request("DELETE", `/api/v1/tokens/${victim.body.details.id}`, { reason: "over the limit" })).status).toBe(429);
+    // The refused change did not happen.
+    expect((await caller.request("GET", `/api/v1/services/${service}`)).body.historyDepth).toBe(2);
+  });
+
+  it("spends nothing on registering services or saving the settings a service has", async () => {
+    const provisioner = api.as(await api.createToken({ name: "provisioning script", role: "admin", services: ["*"], consumerGroups: ["*"], idempotencyScopes: ["*"] }));
+    process.env.WEIR_DESTRUCTIVE_LIMIT = "1";
+    const ids = Array.from({ length: 4 }, (_, i) => `provisioned-${i}-${Date.now()}`);
+    const settings = { ignoredPaths: ["/sentAt"], historyDepth: 3 };
+    for (const [run, status] of [["registered", 201], ["saved again", 200]] as const) {
+      for (const id of ids) expect((await provisioner.request("PUT", `/api/v1/services/${id}`, settings)).status, `${run}: ${id}`).toBe(status);
+    }
+    // A display name alone changes no decision either.
+    expect((await provisioner.request("PUT", `/api/v1/services/${ids[0]}`, { ...settings, displayName: "Payouts" })).status).toBe(200);
+    // The budget is whole: one change passes, the next is refused.
+    expect((await provisioner.request("PUT", `/api/v1/services/${ids[0]}`, { ignoredPaths: [], historyDepth: 3 })).status).toBe(200);
+    expect((await provisioner.request("PUT", `/api/v1/services/${ids[1]}`, { ignoredPaths: [], historyDepth: 3 })).status).toBe(429);
   });
 });
