@@ -35,3 +35,19 @@ test("explain shows the canonical form, hash and decision without changing state
   // Read only: the stored state did not move.
   expect(await keyState(request, serviceId, "B-007")).toEqual(stored);
 });
+
+test("a key stored before a settings change shows the settings and the hash it is compared under", async ({ page, request }) => {
+  const serviceId = uniqueId("e2e-explain-old");
+  await registerService(request, serviceId);
+  await checkAll(request, [{ serviceId, messageId: "B-008", payload: { total: 10, meta: { sentAt: "09:00" } } }]);
+  const stored = await keyState(request, serviceId, "B-008");
+  await registerService(request, serviceId, { ignoredPaths: ["/meta"] });
+
+  await page.goto(`/explain?service=${serviceId}&message=B-008`);
+  await page.getByLabel("Payload (JSON)").fill('{"total": 10, "meta": {"sentAt": "09:00"}}');
+  await page.getByRole("button", { name: "Explain" }).click();
+  await expect(page.getByTestId("explanation")).toContainText("check would answer duplicate");
+  await expect(page.getByTestId("explain-hash")).not.toHaveText(stored!.hash);
+  await expect(page.getByTestId("stored-settings")).toContainText("Stored under hash settings version 1 (the service is at version 2)");
+  await expect(page.getByTestId("stored-settings-hash")).toHaveText(stored!.hash);
+});

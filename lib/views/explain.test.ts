@@ -8,6 +8,8 @@ import { createService } from "@/test/factories";
 import { createTestDatabase, type TestDatabase } from "@/test/test-db";
 import { explainCheck } from "./explain";
 import { releaseIdempotencyKey } from "@/lib/dedup/idempotency/operator-release";
+import { SYSTEM_ACTOR } from "@/lib/auth/actor";
+import { saveService } from "@/lib/services/save-service";
 
 const viewer = { id: "look@example.com", role: "viewer" as const };
 const operator = { id: "ops@example.com", role: "operator" as const };
@@ -44,6 +46,23 @@ describe("explainCheck", () => {
     });
     expect(await explain("[1]", "o-2")).toMatchObject({ decision: "new", version: 1, stored: null });
     expect(await counts()).toEqual(before);
+  });
+
+  it("shows the settings an older key was stored under and the hash compared under them", async () => {
+    const serviceId = await createService(store.db, { historyDepth: 0 });
+    const payload = '{"total":10,"meta":{"sentAt":"t1"}}';
+    const stored = await check(store.db, { serviceId, messageId: "o-1", payload: JSON.parse(payload) });
+    await saveService({ db: store.db, actor: SYSTEM_ACTOR, id: serviceId, input: { ignoredPaths: ["/meta"] } });
+    const before = await counts();
+    const explanation = await explainCheck({ db: store.db, actor: viewer, input: { serviceId, messageId: "o-1", payload } });
+    expect(explanation).toMatchObject({ decision: "duplicate", hashVersion: 2, stored: { hash: stored.hash, hashVersion: 1 } });
+    expect(explanation.hash).not.toBe(stored.hash);
+    expect(explanation.storedSettings).toEqual({ hashVersion: 1, ignoredPaths: [], includedPaths: [], hash: stored.hash });
+    expect(await counts()).toEqual(before);
+    // A key stored under today's settings needs no such line.
+    const fresh = await check(store.db, { serviceId, messageId: "o-2", payload: JSON.parse(payload) });
+    const current = await explainCheck({ db: store.db, actor: viewer, input: { serviceId, messageId: "o-2", payload } });
+    expect(current).toMatchObject({ decision: "duplicate", hash: fresh.hash, storedSettings: null, stored: { hashVersion: 2 } });
   });
 
   it("refuses bad input the way check does", async () => {

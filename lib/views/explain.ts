@@ -1,7 +1,8 @@
 import { findKeyState, listKeyVersions } from "@/db/queries/keys";
-import { findService } from "@/db/queries/services";
+import { findHashSettings, findService } from "@/db/queries/services";
 import type { DbOrTx } from "@/db/types";
 import type { Actor } from "@/lib/auth/actor";
+import { compilePathFilter } from "@/lib/dedup/canonical/path-filter";
 import { structuralHash } from "@/lib/dedup/canonical/structural-hash";
 import { hashForService } from "@/lib/dedup/last-seen/check";
 import { wouldDecide, type Decision } from "@/lib/dedup/last-seen/decide";
@@ -22,7 +23,14 @@ export interface Explanation {
   ignoredPresent: string[];
   canonical: string;
   hash: string;
-  stored: { hash: string; version: number; firstSeen: string; lastChanged: string } | null;
+  /** The service's hash settings version: the one `hash` was made under. */
+  hashVersion: number;
+  stored: { hash: string; version: number; hashVersion: number; firstSeen: string; lastChanged: string } | null;
+  /**
+   * When the key's hash was made under other hash settings than the service's now: those settings,
+   * and this payload's hash under them (what check compares when the key keeps no history).
+   */
+  storedSettings: { hashVersion: number; ignoredPaths: string[]; includedPaths: string[]; hash: string } | null;
   decision: Decision;
   /** The version a check would answer with. */
   version: number;
@@ -46,6 +54,7 @@ export async function explainCheck({ db, actor, input }: { db: DbOrTx; actor: Ac
   const tree = parseExactJson(payload);
   const state = await findKeyState(db, serviceId, messageId);
   const { decision, version } = await wouldDecide(db, hashForService(config, messageId, payload));
+  const storedSettings = state && state.hashVersion !== service.hashVersion ? await underSettingsOf(db, serviceId, state.hashVersion, payload) : null;
   let diff: Explanation["diff"] = null;
   if (state && decision === "changed") {
     const [latest] = await listKeyVersions(db, serviceId, messageId);
@@ -59,14 +68,24 @@ export async function explainCheck({ db, actor, input }: { db: DbOrTx; actor: Ac
     ignoredPresent: presentPaths(tree, service.ignoredPaths),
     canonical: canonical ?? "",
     hash,
+    hashVersion: service.hashVersion,
     stored: state ? {
       hash: state.hash,
       version: state.version,
+      hashVersion: state.hashVersion,
       firstSeen: state.firstSeen.toISOString(),
       lastChanged: state.lastChanged.toISOString(),
     } : null,
+    storedSettings,
     decision,
     version,
     diff,
   };
+}
+
+async function underSettingsOf(db: DbOrTx, serviceId: string, hashVersion: number, payload: string): Promise<Explanation["storedSettings"]> {
+  const settings = await findHashSettings(db, serviceId, hashVersion);
+  if (!settings) return null;
+  const { hash } = structuralHash(payload, { filter: compilePathFilter(settings) });
+  return { hashVersion, ignoredPaths: settings.ignoredPaths, includedPaths: settings.includedPaths, hash };
 }

@@ -5,7 +5,7 @@ import { formatInstant } from "@/lib/views/format";
 
 const WHY = {
   new: "No state is stored for this key: check would store this hash as version 1.",
-  duplicate: "The stored hash equals this payload's hash: check would answer duplicate and write nothing.",
+  duplicate: "This payload hashes to the stored hash: check would answer duplicate and write nothing.",
   changed: "The stored hash differs: check would store this hash as the next version.",
 };
 
@@ -42,6 +42,7 @@ export function ExplanationView({ explanation: e }: { explanation: Explanation }
           ) : (
             <p className="small muted">No state for this key.</p>
           )}
+          {e.storedSettings ? <StoredSettings settings={e.storedSettings} current={e.hashVersion} /> : null}
         </div>
       </div>
       <h3>Canonical form (what is hashed)</h3>
@@ -53,5 +54,21 @@ export function ExplanationView({ explanation: e }: { explanation: Explanation }
         </>
       ) : null}
     </section>
+  );
+}
+
+/**
+ * A key stored before the service's hash settings changed is compared under the settings it was
+ * stored with, so the two hashes above may differ on a duplicate: this shows the one compared.
+ */
+function StoredSettings({ settings: s, current }: { settings: NonNullable<Explanation["storedSettings"]>; current: number }) {
+  return (
+    <p className="small" data-testid="stored-settings">
+      Stored under hash settings version {s.hashVersion} (the service is at version {current}
+      {s.ignoredPaths.length ? <>; then ignoring <code>{s.ignoredPaths.join(", ")}</code></> : null}
+      {s.includedPaths.length ? <>; then hashing only <code>{s.includedPaths.join(", ")}</code></> : null}). Under those settings this payload
+      hashes to <code className="break" data-testid="stored-settings-hash">{s.hash}</code>: check compares that (or, when the service keeps
+      history, the kept payload under today&apos;s settings), so a change of settings alone never makes a change.
+    </p>
   );
 }
