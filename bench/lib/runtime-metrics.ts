@@ -1,3 +1,5 @@
+import { scrapeMetrics } from "./metrics-scrape";
+
 /**
  * weir's own view of a bench row, from two scrapes of /api/metrics: garbage collection
  * (prom-client's nodejs_gc_duration_seconds, by kind) and the event-loop delay histogram.
@@ -12,17 +14,11 @@ export interface RuntimeSample {
   loopDelay: Map<number, number>;
 }
 
-const SAMPLE = /^(\w+)(?:\{([^}]*)\})? (\S+)$/;
-
 export async function scrapeRuntime(url: string, token: string): Promise<RuntimeSample> {
-  const text = await (await fetch(`${url}/api/metrics`, { headers: { authorization: `Bearer ${token}` } })).text();
+  const samples = await scrapeMetrics(url, token);
   const sample: RuntimeSample = { at: performance.now(), gcCount: 0, gcSeconds: 0, gcOver10ms: 0, loopDelay: new Map() };
-  for (const line of text.split("\n")) {
-    const match = SAMPLE.exec(line);
-    if (!match) continue;
-    const [, name, labels = "", raw] = match;
-    const value = Number(raw);
-    const le = /le="([^"]+)"/.exec(labels)?.[1];
+  for (const { name, labels, value } of samples) {
+    const le = labels.le;
     if (name === "weir_nodejs_gc_duration_seconds_count") sample.gcCount += value;
     else if (name === "weir_nodejs_gc_duration_seconds_sum") sample.gcSeconds += value;
     else if (name === "weir_nodejs_gc_duration_seconds_bucket" && le === "0.01") sample.gcOver10ms -= value;
