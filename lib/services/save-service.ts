@@ -29,7 +29,7 @@ export interface SaveServiceIfUnchanged {
 
 /**
  * Registers a service or replaces its settings, with an audit row in the same
- * transaction. Changing the ignored or included paths is a new hash version: stored
+ * transaction; saving the settings it has writes nothing. Changing the ignored or included paths is a new hash version: stored
  * hashes keep the version they were made under and are compared under it (see decide.ts).
  */
 export async function saveService({
@@ -60,11 +60,12 @@ export async function saveService({
     // Locked when it must be unchanged, so that no save slips in between this read and the write.
     const before = await findService(tx, serviceId, { lock: ifUnchanged !== undefined });
     if (ifUnchanged) refuseIfChanged(serviceId, before, ifUnchanged);
-    const saved = await upsertService(tx, serviceId, {
-      displayName: settings.displayName ?? before?.displayName ?? serviceId,
-      ...hashSettings,
-      historyDepth: settings.historyDepth,
-    });
+    const next = { displayName: settings.displayName ?? before?.displayName ?? serviceId, ...hashSettings, historyDepth: settings.historyDepth };
+    // Saving what is stored (a provisioning script run again) writes nothing: no audit row, no new updatedAt.
+    if (before && before.displayName === next.displayName && !changesDecisions(before, next)) {
+      return { service: before, created: false, previousHashVersion: before.hashVersion };
+    }
+    const saved = await upsertService(tx, serviceId, next);
     await auditBy(tx, actor, {
       action: saved.created ? "service.create" : "service.update",
       target: `service:${serviceId}`,

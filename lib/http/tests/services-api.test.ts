@@ -27,6 +27,18 @@ describe("services API", () => {
     expect((audit.rows as { action: string }[]).map((r) => r.action)).toEqual(["service.create", "service.update"]);
   });
 
+  it("writes nothing when a save repeats the stored settings: no audit row, the same updatedAt", async () => {
+    const id = uniqueId("svc");
+    const settings = { displayName: "Orders", ignoredPaths: ["/meta/sentAt", "/meta/traceId"], historyDepth: 2 };
+    const created = await api.request("PUT", `/api/v1/services/${id}`, settings);
+    // The same lists in another order are the same settings.
+    const again = await api.request("PUT", `/api/v1/services/${id}`, { ...settings, ignoredPaths: ["/meta/traceId", "/meta/sentAt"] });
+    expect(again.status).toBe(200);
+    expect(again.body).toEqual(created.body);
+    const audit = await store.db.execute(sql`select action from audit_log where target = ${`service:${id}`}`);
+    expect(audit.rows).toEqual([{ action: "service.create" }]);
+  });
+
   it("hashes only the included paths, and counts each change of the paths as a hash settings version", async () => {
     const id = uniqueId("svc");
     const created = await api.request("PUT", `/api/v1/services/${id}`, { includedPaths: ["/order/total", "/order/id"] });
