@@ -41,10 +41,10 @@ export const describePoint = (p: SweepPoint) => `${p.p50.toFixed(1)} / ${p.p99.t
 /** Scrapes weir's own view of the run: how often the event loop and the pool made requests wait. */
 export async function scrapeWaits(url: string, token: string): Promise<string> {
   const samples = await scrapeMetrics(url, token);
-  const sample = (name: string) => sampleValue(samples, name);
+  const sample = (name: string, labels?: Record<string, string>) => sampleValue(samples, name, labels);
   const over = (metric: string, le: string) => {
     const count = sample(`${metric}_count`);
-    return `${(((count - sampleValue(samples, `${metric}_bucket`, { le })) / count) * 100).toFixed(2)} % of ${count} over ${Number(le) * 1000} ms`;
+    return `${(((count - sample(`${metric}_bucket`, { le })) / count) * 100).toFixed(2)} % of ${count} over ${Number(le) * 1000} ms`;
   };
   return `event-loop delay ${over("weir_event_loop_delay_seconds", "0.01")}; pool wait ${over("weir_db_pool_wait_seconds", "0.001")}; concurrency limit ${sample("weir_http_concurrency_limit")}, in flight ${sample("weir_http_requests_in_flight")} (shed so far ${sample("weir_http_shed_total")}, no-load latency ${(sample("weir_http_no_load_latency_seconds") * 1000).toFixed(2)} ms)`;
 }

@@ -28,9 +28,10 @@ export interface SaveServiceIfUnchanged {
 }
 
 /**
- * Registers a service or replaces its settings, with an audit row in the same
- * transaction; saving the settings it has writes nothing. Changing the ignored or included paths is a new hash version: stored
- * hashes keep the version they were made under and are compared under it (see decide.ts).
+ * Registers a service or replaces its settings, with an audit row in the same transaction;
+ * saving the settings it has writes nothing. Changing the ignored or included paths is a new
+ * hash version: stored hashes keep the version they were made under and are compared under it
+ * (see decide.ts).
  */
 export async function saveService({
   db,
@@ -57,8 +58,8 @@ export async function saveService({
   const current = await findService(db, serviceId);
   if (current && changesDecisions(current, { ...hashSettings, historyDepth: settings.historyDepth })) await guardDestructive(actor, db);
   const result = await db.transaction(async (tx) => {
-    // Locked when it must be unchanged, so that no save slips in between this read and the write.
-    const before = await findService(tx, serviceId, { lock: ifUnchanged !== undefined });
+    // Read again, locked, when it must be unchanged, so that no save slips in between this read and the write.
+    const before = ifUnchanged ? await findService(tx, serviceId, { lock: true }) : current;
     if (ifUnchanged) refuseIfChanged(serviceId, before, ifUnchanged);
     const next = { displayName: settings.displayName ?? before?.displayName ?? serviceId, ...hashSettings, historyDepth: settings.historyDepth };
     // Saving what is stored (a provisioning script run again) writes nothing: no audit row, no new updatedAt.
