@@ -12,6 +12,7 @@ import { startDemo } from "@/lib/demo/start-demo";
 import { startCleanupSchedule } from "@/lib/dedup/window/cleanup";
 import { cleanupPassObserver } from "@/lib/metrics";
 import { stats } from "@/lib/stats/recorder";
+import { startJournal } from "@/lib/journal";
 
 const dev = process.env.WEIR_DEV === "1";
 const host = process.env.HOST ?? "127.0.0.1";
@@ -53,6 +54,7 @@ async function main(): Promise<void> {
   const handleNext = apiOnly ? consoleDisabled : await prepareNext();
   const handleApi = createApiHandler(createApiRoutes(getStore), getStore);
   stats.start(getDb);
+  const journal = startJournal(getDb);
   const cleanup = startCleanupSchedule(getDb, Number(process.env.WEIR_CLEANUP_INTERVAL_MS ?? 60_000), { onPass: cleanupPassObserver(getDb) });
 
   const server = http.createServer((req, res) => {
@@ -78,8 +80,9 @@ async function main(): Promise<void> {
     console.log(`[weir] ${signal}: shutting down`);
     server.close();
     stats.stop();
+    journal.stop();
     await cleanup.stop();
-    await getDb().then((db) => stats.flush(db)).catch(() => undefined);
+    await getDb().then((db) => Promise.all([stats.flush(db), journal.flush(db)])).catch(() => undefined);
     await closeStore().catch(() => undefined);
     process.exit(0);
   };

@@ -26,19 +26,21 @@ const RULES: Record<string, readonly string[]> = {
   "lib/dedup": [...ENGINE, "lib/auth"],
   "lib/services": [...ENGINE, "lib/auth", "lib/dedup"],
   "lib/stats": [...BASE, "db"],
+  // The decision journal's writer: a subscriber of the decision event, like the stats.
+  "lib/journal": [...BASE, "db"],
   "lib/demo": [...BASE, "db", "lib/auth", "lib/dedup", "lib/reset", "lib/services"],
   // The console's read models: what its pages show.
-  "lib/views": [...ENGINE, "lib/auth", "lib/dedup", "lib/reset", "lib/services", "lib/stats", "lib/console"],
+  "lib/views": [...ENGINE, "lib/auth", "lib/dedup", "lib/reset", "lib/services", "lib/stats", "lib/journal", "lib/console"],
   // The console door's plumbing: its store access and its one error mapping for actions and route handlers.
   "lib/console": [...BASE, "db", "lib/auth", "lib/validation", "lib/dedup/canonical"],
   "lib/audit": [...ENGINE, "lib/auth", "lib/console", "lib/views"],
-  "lib/metrics": [...BASE, "db", "lib/dedup"],
-  "lib/http": [...ENGINE, "lib/auth", "lib/dedup", "lib/reset", "lib/services", "lib/audit", "lib/metrics"],
-  "lib/actions": [...ENGINE, "lib/auth", "lib/dedup", "lib/reset", "lib/services", "lib/audit", "lib/console", "lib/views"],
+  "lib/metrics": [...BASE, "db", "lib/dedup", "lib/journal"],
+  "lib/http": [...ENGINE, "lib/auth", "lib/dedup", "lib/reset", "lib/services", "lib/audit", "lib/metrics", "lib/journal"],
+  "lib/actions": [...ENGINE, "lib/auth", "lib/dedup", "lib/reset", "lib/services", "lib/audit", "lib/console", "lib/views", "lib/journal"],
   components: [...BASE, "lib/actions", "lib/auth", "lib/console", "lib/views", "lib/validation"],
   // Routing only: never db/ or the engine directly.
   app: [...BASE, "components", "lib/actions", "lib/audit", "lib/auth", "lib/console", "lib/views", "lib/reset", "lib/services", "lib/validation"],
-  cli: [...ENGINE, "lib/auth", "lib/client", "lib/dedup", "lib/demo", "lib/http", "lib/reset", "lib/services"],
+  cli: [...ENGINE, "lib/auth", "lib/client", "lib/dedup", "lib/demo", "lib/http", "lib/reset", "lib/services", "lib/journal"],
 };
 
 const ROOT = path.resolve(import.meta.dirname, "..");

@@ -17,3 +17,4 @@ export * from "./reset-batches";
 export * from "./reset-rows";
 export * from "./stats-hour";
 export * from "./service-hash-settings";
+export * from "./journal";

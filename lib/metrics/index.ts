@@ -1,5 +1,6 @@
 // Subscribes the Prometheus counters to the decision events of this process.
 import "./decisions";
+import "./journal";
 
 export { metrics } from "./registry";
 export { watchStore } from "./store-gauges";

@@ -1,14 +1,42 @@
 /**
  * One typed event per decision, emitted once by the engine where the decision is
  * made (single check, batch, library mode, coalescer alike) and read by every
- * subscriber: the stats rollup (lib/stats) and the Prometheus counters (lib/metrics).
+ * subscriber: the stats rollup (lib/stats), the Prometheus counters (lib/metrics),
+ * the decision journal (lib/journal) and the trace spans (lib/telemetry/spans).
  * A plain call into a short array of sinks, no emitter: it runs on the hot path.
  */
-export type DecisionEvent =
-  | { mode: "last_seen"; subject: string; decision: "new" | "changed" | "duplicate" | "error" }
-  | { mode: "window"; subject: string; decision: "new" | "duplicate" | "error"; lateBySeconds?: number }
-  | { mode: "idempotency"; subject: string; decision: "started" | "completed" | "in_progress" | "mismatch" | "error" }
-  | { mode: "idempotency_release"; subject: string; decision: "released" | "not_released" };
+
+/** Who asked for a decision: set by the door (HTTP: the token, X-Request-Id, traceparent; library mode: the caller's name). */
+export interface DecisionOrigin {
+  caller?: string;
+  requestId?: string;
+  /** The W3C traceparent header as sent, already checked against its format (see traceparent.ts). */
+  traceparent?: string;
+}
+
+/** What the journal keeps of an answer besides its subject and decision; absent on errors. */
+export interface DecisionDetail {
+  /** The message id or idempotency key. */
+  key?: string;
+  /** The key's version (last-seen) or the attempt (idempotency keys). */
+  version?: number | null;
+  /** When the matched version was accepted, the window started, or the key was started or completed. */
+  matchedAt?: Date | string | null;
+  /** The hash settings version the decision was made under (last-seen). */
+  hashVersion?: number | null;
+  origin?: DecisionOrigin;
+}
+
+export type DecisionEvent = DecisionDetail &
+  (
+    | { mode: "last_seen"; subject: string; decision: "new" | "changed" | "duplicate" | "error" }
+    | { mode: "last_seen_revert"; subject: string; decision: "reverted" }
+    | { mode: "window"; subject: string; decision: "new" | "duplicate" | "error"; lateBySeconds?: number }
+    | { mode: "window_release"; subject: string; decision: "released" | "not_released" }
+    | { mode: "idempotency"; subject: string; decision: "started" | "completed" | "in_progress" | "mismatch" | "error" }
+    | { mode: "idempotency_complete"; subject: string; decision: "stored" | "already_stored" }
+    | { mode: "idempotency_release"; subject: string; decision: "released" | "not_released" }
+  );
 
 export type DecisionMode = DecisionEvent["mode"];
 export type DecisionSink = (event: DecisionEvent) => void;

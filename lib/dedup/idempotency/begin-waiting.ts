@@ -43,7 +43,7 @@ async function markAwaited(db: DbOrTx, scope: string, key: string): Promise<void
 export async function beginWaiting(store: Store, ref: IdempotencyKeyRef, waitSeconds: number, signal?: AbortSignal): Promise<WaitedBeginResult> {
   try {
     const result = await decideWaiting(store, ref, waitSeconds, signal);
-    recordBegin(ref.scope, result);
+    recordBegin(ref, result);
     return result;
   } catch (err) {
     if (!(err instanceof ValidationError)) decided({ mode: "idempotency", subject: ref.scope, decision: "error" });

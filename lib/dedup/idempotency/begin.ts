@@ -19,7 +19,7 @@ const MAX_ROUNDS = 5;
 export async function begin(db: DbOrTx, ref: IdempotencyKeyRef): Promise<BeginResult> {
   try {
     const result = await decideBegin(db, ref);
-    recordBegin(ref.scope, result);
+    recordBegin(ref, result);
     return result;
   } catch (err) {
     if (!(err instanceof ValidationError)) decided({ mode: "idempotency", subject: ref.scope, decision: "error" });
@@ -46,6 +46,20 @@ export async function decideBegin(db: DbOrTx, ref: IdempotencyKeyRef): Promise<B
 }
 
 /** The one telemetry event of a begin, however many times the key was read to answer it. */
-export function recordBegin(scope: string, result: BeginResult): void {
-  decided({ mode: "idempotency", subject: scope, decision: result.outcome });
+export function recordBegin(ref: IdempotencyKeyRef, result: BeginResult): void {
+  decided({ mode: "idempotency", subject: ref.scope, decision: result.outcome, key: ref.key, ...detailOf(result), origin: ref.origin });
+}
+
+/** The attempt and its time: when the key was completed, or when the holding attempt started. */
+function detailOf(result: BeginResult): { version: number | null; matchedAt: Date | null } {
+  switch (result.outcome) {
+    case "started":
+      return { version: result.attempt, matchedAt: null };
+    case "in_progress":
+      return { version: result.attempt, matchedAt: result.startedAt };
+    case "completed":
+      return { version: result.attempt, matchedAt: result.completedAt };
+    case "mismatch":
+      return { version: null, matchedAt: null };
+  }
 }

@@ -3,6 +3,7 @@ import { DEFAULT_RETENTION_SECONDS } from "@/db/schema/idempotency-scopes";
 import type { DbOrTx } from "@/db/types";
 import { asStoreError } from "@/db/unavailable";
 import { ValidationError } from "@/lib/errors";
+import { decided } from "@/lib/telemetry/decisions";
 import { assertAttempt, assertKeyRef, toDate } from "./key-row";
 import { notifyKeyChanged } from "./notify";
 import { refuseStale } from "./refusal";
@@ -44,6 +45,20 @@ interface CompletedRow {
 
 /** Stores the response of the work `begin` started; later begins replay it verbatim. */
 export async function complete(db: DbOrTx, input: CompleteInput): Promise<CompleteResult> {
+  const result = await storeResponse(db, input);
+  decided({
+    mode: "idempotency_complete",
+    subject: input.scope,
+    decision: result.alreadyCompleted ? "already_stored" : "stored",
+    key: input.key,
+    version: result.attempt,
+    matchedAt: result.completedAt,
+    origin: input.origin,
+  });
+  return result;
+}
+
+async function storeResponse(db: DbOrTx, input: CompleteInput): Promise<CompleteResult> {
   assertKeyRef(input);
   assertAttempt(input.attempt);
   const { status } = input.response;

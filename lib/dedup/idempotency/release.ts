@@ -1,7 +1,7 @@
 import { runRaw } from "@/db/raw";
 import type { DbOrTx } from "@/db/types";
 import { asStoreError } from "@/db/unavailable";
-import { decided } from "@/lib/telemetry/decisions";
+import { decided, type DecisionOrigin } from "@/lib/telemetry/decisions";
 import { assertAttempt, assertKeyRef } from "./key-row";
 import { notifyKeyChanged } from "./notify";
 import { refuseStale } from "./refusal";
@@ -14,6 +14,8 @@ export interface ReleaseInput {
   requestHash?: string;
   /** The attempt `begin` returned (the fencing token): only its own lock is released, never a taker's. */
   attempt: number;
+  /** Who asked (the journal's caller, request id and trace); set by the door. */
+  origin?: DecisionOrigin;
 }
 
 export interface ReleaseResult {
@@ -36,7 +38,14 @@ returning k.waiters
  */
 export async function release(db: DbOrTx, input: ReleaseInput): Promise<ReleaseResult> {
   const result = await releaseKey(db, input);
-  decided({ mode: "idempotency_release", subject: input.scope, decision: result.released ? "released" : "not_released" });
+  decided({
+    mode: "idempotency_release",
+    subject: input.scope,
+    decision: result.released ? "released" : "not_released",
+    key: input.key,
+    version: input.attempt,
+    origin: input.origin,
+  });
   return result;
 }
 

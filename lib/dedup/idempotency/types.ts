@@ -1,3 +1,5 @@
+import type { DecisionOrigin } from "@/lib/telemetry/decisions";
+
 export interface StoredResponse {
   status: number;
   /** The body exactly as `complete` received it. */
@@ -10,6 +12,8 @@ export interface IdempotencyKeyRef {
   key: string;
   /** Structural hash of the request, 64 lowercase hex digits. */
   requestHash: string;
+  /** Who asked (the journal's caller, request id and trace); set by the door. */
+  origin?: DecisionOrigin;
 }
 
 /** Every answer says why: the attempt that holds or completed the key, and since when. */

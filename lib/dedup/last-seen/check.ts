@@ -1,3 +1,4 @@
+import type { DecisionOrigin } from "@/lib/telemetry/decisions";
 import type { DbOrTx } from "@/db/types";
 import { structuralHash } from "@/lib/dedup/canonical/structural-hash";
 import { NotFoundError, ValidationError } from "@/lib/errors";
@@ -10,6 +11,8 @@ export interface CheckInput {
   messageId: string;
   /** Any JSON value; JS numbers are taken as their shortest round-trip text. */
   payload: unknown;
+  /** Who asks, for the decision journal: in library mode, name the calling service in `caller`. */
+  origin?: DecisionOrigin;
 }
 
 /** Hashes a payload's JSON text for a service: only what its path filter keeps, structure only. */
@@ -59,7 +62,11 @@ export async function checkKeys<T extends { serviceId: string; messageId: string
  */
 export async function checkMany(db: DbOrTx, inputs: readonly CheckInput[]): Promise<CheckOutcome[]> {
   for (const input of inputs) checkKeySchema.parse({ serviceId: input.serviceId, messageId: input.messageId });
-  return checkKeys(db, inputs, (config, input) => hashForService(config, input.messageId, payloadTextOf(input.payload)), () => "serviceId");
+  const hash = (config: ServiceConfig, input: CheckInput): HashedCheck => ({
+    ...hashForService(config, input.messageId, payloadTextOf(input.payload)),
+    origin: input.origin,
+  });
+  return checkKeys(db, inputs, hash, () => "serviceId");
 }
 
 export async function check(db: DbOrTx, input: CheckInput): Promise<CheckOutcome> {

@@ -1,7 +1,7 @@
 import { isCitus } from "@/db/citus";
 import { runRaw } from "@/db/raw";
 import type { DbOrTx } from "@/db/types";
-import { decided } from "@/lib/telemetry/decisions";
+import { decided, type DecisionOrigin } from "@/lib/telemetry/decisions";
 import { hashJsonAt } from "@/lib/dedup/canonical/canonical-json";
 import type { PathFilter } from "@/lib/dedup/canonical/path-filter";
 import { hashesNoMoreThan } from "@/lib/dedup/canonical/path-filter-cover";
@@ -28,6 +28,8 @@ export type Decision = "new" | "changed" | "duplicate";
 export interface HashedCheck extends StatementItem {
   payloadSource: string;
   payloadAt: number;
+  /** Who asked (the journal's caller, request id and trace); set by the door. */
+  origin?: DecisionOrigin;
 }
 
 export interface CheckOutcome {
@@ -215,7 +217,19 @@ export async function decideCounted(db: DbOrTx, items: readonly HashedCheck[]): 
     for (const item of items) decided({ mode: "last_seen", subject: item.serviceId, decision: "error" });
     throw err;
   }
-  for (const outcome of outcomes) decided({ mode: "last_seen", subject: outcome.serviceId, decision: outcome.decision });
+  for (let i = 0; i < outcomes.length; i++) {
+    const outcome = outcomes[i]!;
+    decided({
+      mode: "last_seen",
+      subject: outcome.serviceId,
+      decision: outcome.decision,
+      key: outcome.messageId,
+      version: outcome.version,
+      matchedAt: outcome.acceptedAt,
+      hashVersion: outcome.hashVersion,
+      origin: items[i]!.origin,
+    });
+  }
   return outcomes;
 }
 

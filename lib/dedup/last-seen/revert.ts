@@ -5,6 +5,7 @@ import { asStoreError } from "@/db/unavailable";
 import type { Actor } from "@/lib/auth/actor";
 import { authorize } from "@/lib/auth/authorize";
 import { ConflictError, NotFoundError } from "@/lib/errors";
+import { decided, type DecisionOrigin } from "@/lib/telemetry/decisions";
 import { serviceConfigs } from "./service-config";
 import { revertRequestSchema } from "@/lib/validation/check";
 
@@ -66,7 +67,20 @@ export function revertStatements(input: RevertInput): { swap: RawStatement; drop
  * state), only while the key is still at that version (409 otherwise). A machine action,
  * committed with its audit row and with the reverted version's stored payload removed.
  */
-export async function revertCheck({ db, actor, input }: { db: DbOrTx; actor: Actor; input: RevertInput }): Promise<RevertResult> {
+export async function revertCheck(args: { db: DbOrTx; actor: Actor; input: RevertInput; origin?: DecisionOrigin }): Promise<RevertResult> {
+  const result = await revertKey(args);
+  decided({
+    mode: "last_seen_revert",
+    subject: result.serviceId,
+    decision: "reverted",
+    key: result.messageId,
+    version: result.version,
+    origin: args.origin ?? { caller: args.actor.id },
+  });
+  return result;
+}
+
+async function revertKey({ db, actor, input }: { db: DbOrTx; actor: Actor; input: RevertInput }): Promise<RevertResult> {
   const parsed = revertRequestSchema.parse(input);
   authorize(actor, "decide", { kind: "services", id: parsed.serviceId });
   try {

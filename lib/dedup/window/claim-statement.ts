@@ -1,3 +1,4 @@
+import type { DecisionOrigin } from "@/lib/telemetry/decisions";
 import type { RawStatement } from "@/db/raw";
 
 /**
@@ -69,6 +70,8 @@ export interface ClaimRow {
 export interface ClaimKey {
   consumerGroup: string;
   messageId: string;
+  /** Who asked (the journal's caller, request id and trace); set by the door, never sent to the database. */
+  origin?: DecisionOrigin;
 }
 
 export function claimStatement(items: readonly ClaimKey[], defaultTtlSeconds: number): RawStatement {

@@ -54,7 +54,7 @@ export async function claimMany(db: DbOrTx, items: readonly ClaimKey[]): Promise
     for (const item of items) decided({ mode: "window", subject: item.consumerGroup, decision: "error" });
     throw asStoreError(err);
   }
-  recordClaims(outcomes);
+  recordClaims(outcomes, items);
   return outcomes;
 }
 
@@ -70,7 +70,7 @@ export async function claimDistinctCounted(db: DbOrTx, items: readonly ClaimKey[
     for (const item of items) decided({ mode: "window", subject: item.consumerGroup, decision: "error" });
     throw asStoreError(err);
   }
-  recordClaims(outcomes);
+  recordClaims(outcomes, items);
   return outcomes;
 }
 
@@ -106,9 +106,19 @@ async function readWindowStarts(db: DbOrTx, rows: ClaimRow[]): Promise<void> {
   for (const row of rows) row.window_started_at = starts.get(`${row.consumer_group}\u0000${row.message_id}`) ?? null;
 }
 
-function recordClaims(outcomes: readonly ClaimOutcome[]): void {
-  for (const outcome of outcomes) {
-    decided({ mode: "window", subject: outcome.consumerGroup, decision: outcome.decision, lateBySeconds: outcome.lateRedelivery?.lateBySeconds });
+/** One event per claim, in the order of `items` (the outcomes' order). */
+function recordClaims(outcomes: readonly ClaimOutcome[], items: readonly ClaimKey[]): void {
+  for (let i = 0; i < outcomes.length; i++) {
+    const outcome = outcomes[i]!;
+    decided({
+      mode: "window",
+      subject: outcome.consumerGroup,
+      decision: outcome.decision,
+      lateBySeconds: outcome.lateRedelivery?.lateBySeconds,
+      key: outcome.messageId,
+      matchedAt: outcome.windowStartedAt,
+      origin: items[i]!.origin,
+    });
   }
 }
 

@@ -3,6 +3,7 @@ import { runRaw } from "@/db/raw";
 import type { DbOrTx } from "@/db/types";
 import { asStoreError } from "@/db/unavailable";
 import { ConflictError } from "@/lib/errors";
+import { decided, type DecisionOrigin } from "@/lib/telemetry/decisions";
 import { claimReleaseRequestSchema } from "@/lib/validation/window";
 import { defaultTtlSeconds } from "./default-ttl";
 
@@ -44,7 +45,20 @@ function releaseStatement(input: ReleaseClaimInput, defaultTtl: number): RawStat
  * With `claimedAt`, a key claimed again since (another consumer, after the window
  * expired) is refused with 409 instead of releasing that consumer's claim.
  */
-export async function releaseClaim(db: DbOrTx, input: ReleaseClaimInput): Promise<ReleaseClaimResult> {
+export async function releaseClaim(db: DbOrTx, input: ReleaseClaimInput, origin?: DecisionOrigin): Promise<ReleaseClaimResult> {
+  const result = await forgetClaim(db, input);
+  decided({
+    mode: "window_release",
+    subject: result.consumerGroup,
+    decision: result.released ? "released" : "not_released",
+    key: result.messageId,
+    matchedAt: result.claimedAt,
+    origin,
+  });
+  return result;
+}
+
+async function forgetClaim(db: DbOrTx, input: ReleaseClaimInput): Promise<ReleaseClaimResult> {
   const parsed = claimReleaseRequestSchema.parse(input);
   let row: { state: ReleaseState; claimed_at: Date | string | null } | undefined;
   try {

@@ -17,6 +17,7 @@ import { errorSchema } from "@/lib/validation/common";
 import { parseCheckBatch, parseCheckEnvelope, type CheckEnvelope } from "../check-envelope";
 import { fieldOf } from "../respond";
 import { allowed } from "../access";
+import { originOf } from "../origin";
 import { ok, type Route } from "../types";
 
 function keyOf(envelope: CheckEnvelope, prefix: string) {
@@ -55,7 +56,9 @@ export function checkRoutes(coalescer: CheckCoalescer): Route[] {
         // The hot path: no closure, no promise for the cached service settings.
         const { db } = await ctx.store();
         const config = serviceConfigs.fresh(db, key.serviceId) ?? (await serviceConfigs.require(db, key.serviceId));
-        return ok(await coalescer.submit(hashPayloadSlice(config, key.messageId, text, envelope)));
+        const item = hashPayloadSlice(config, key.messageId, text, envelope);
+        item.origin = originOf(ctx);
+        return ok(await coalescer.submit(item));
       },
     },
     {
@@ -75,7 +78,11 @@ export function checkRoutes(coalescer: CheckCoalescer): Route[] {
         const keys = envelopes.map((envelope, i) => keyOf(envelope, `items[${i}]`));
         for (const key of keys) ctx.requireScope("services", key.serviceId);
         const { db } = await ctx.store();
-        const hash = (config: ServiceConfig, key: (typeof keys)[number], i: number) => hashPayloadSlice(config, key.messageId, text, envelopes[i]!);
+        const origin = originOf(ctx);
+        const hash = (config: ServiceConfig, key: (typeof keys)[number], i: number) => ({
+          ...hashPayloadSlice(config, key.messageId, text, envelopes[i]!),
+          origin,
+        });
         return ok({ results: await checkKeys(db, keys, hash, (i) => `items[${i}].serviceId`) });
       },
     },
@@ -101,7 +108,7 @@ export function checkRoutes(coalescer: CheckCoalescer): Route[] {
         const input = await ctx.json(revertRequestSchema);
         ctx.requireScope("services", input.serviceId);
         const { db } = await ctx.store();
-        return ok(await revertCheck({ db, actor: ctx.actor, input }));
+        return ok(await revertCheck({ db, actor: ctx.actor, input, origin: originOf(ctx) }));
       },
     },
   ];

@@ -14,6 +14,7 @@ import {
   claimResponseSchema,
 } from "@/lib/validation/window";
 import { allowed } from "../access";
+import { originOf } from "../origin";
 import { ok, type Route } from "../types";
 
 /** Validates a path parameter so that a bad one is a 400 naming the parameter. */
@@ -49,7 +50,7 @@ export const claimRoutes: Route[] = [
       const input = await ctx.json(claimRequestSchema);
       ctx.requireScope("consumerGroups", input.consumerGroup);
       const { db } = await ctx.store();
-      return ok(await coalescerFor(db).submit(input));
+      return ok(await coalescerFor(db).submit({ ...input, origin: originOf(ctx) }));
     },
   },
   {
@@ -67,7 +68,8 @@ export const claimRoutes: Route[] = [
       const { items } = await ctx.json(claimBatchRequestSchema);
       for (const item of items) ctx.requireScope("consumerGroups", item.consumerGroup);
       const { db } = await ctx.store();
-      return ok({ results: await claimMany(db, items) });
+      const origin = originOf(ctx);
+      return ok({ results: await claimMany(db, items.map((item) => ({ ...item, origin }))) });
     },
   },
   {
@@ -86,7 +88,7 @@ export const claimRoutes: Route[] = [
       const input = await ctx.json(claimReleaseRequestSchema);
       ctx.requireScope("consumerGroups", input.consumerGroup);
       const { db } = await ctx.store();
-      return ok(await releaseClaim(db, input));
+      return ok(await releaseClaim(db, input, originOf(ctx)));
     },
   },
 ];

@@ -27,6 +27,7 @@ import {
   scopeSchema,
 } from "@/lib/validation/idempotency";
 import { idempotencyScope } from "../access";
+import { originOf } from "../origin";
 import { ok, type Route } from "../types";
 import { pathParam } from "./claims";
 import { keyStateBody, requestHashOf, scopeBody, untilHangUp } from "./idempotency-bodies";
@@ -59,7 +60,7 @@ export const idempotencyRoutes: Route[] = [
       const store = await ctx.store();
       const ref = { scope, key: input.key, requestHash };
       const wait = input.waitSeconds ?? 0;
-      const result = await untilHangUp(ctx, (signal) => beginWaiting(store, ref, wait, signal));
+      const result = await untilHangUp(ctx, (signal) => beginWaiting(store, { ...ref, origin: originOf(ctx) }, wait, signal));
       switch (result.outcome) {
         case "started":
           return ok({ outcome: "started", ...ref, attempt: result.attempt, lockedUntil: result.lockedUntil.toISOString() }, 201);
@@ -103,7 +104,7 @@ export const idempotencyRoutes: Route[] = [
       const input = await ctx.json(completeRequestSchema);
       const requestHash = await requestHashOf(ctx, input);
       const { db } = await ctx.store();
-      const result = await complete(db, { scope, key: input.key, requestHash, attempt: input.attempt, response: input.response });
+      const result = await complete(db, { scope, key: input.key, requestHash, attempt: input.attempt, response: input.response, origin: originOf(ctx) });
       return ok({
         scope,
         key: input.key,
@@ -129,7 +130,7 @@ export const idempotencyRoutes: Route[] = [
       const scope = pathParam(scopeIdSchema, "scope", ctx.params[0]);
       const input = await ctx.json(releaseRequestSchema);
       const { db } = await ctx.store();
-      const result = await release(db, { scope, ...input });
+      const result = await release(db, { scope, ...input, origin: originOf(ctx) });
       return ok({ scope, key: input.key, released: result.released });
     },
   },

@@ -1,0 +1,35 @@
+import { sql } from "drizzle-orm";
+import { bigint, check, pgTable, primaryKey, text, timestamp } from "drizzle-orm/pg-core";
+
+/**
+ * The decision journal's per-subject switch: `all` keeps every answer, `changes_and_duplicates`
+ * leaves out first acceptances (new, started), `off` keeps nothing. A subject without a row keeps all.
+ * The journal itself (`journal`, partitioned by day) is declared in migration 0014: drizzle cannot
+ * declare a partitioned table, and only raw statements (db/queries/journal*.ts) read or write it.
+ */
+export const journalSettings = pgTable(
+  "journal_settings",
+  {
+    subjectKind: text("subject_kind").notNull(),
+    subject: text("subject").notNull(),
+    level: text("level").notNull(),
+    updatedAt: timestamp("updated_at", { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [
+    primaryKey({ name: "journal_settings_pkey", columns: [t.subjectKind, t.subject] }),
+    check("journal_settings_kind", sql`${t.subjectKind} in ('service', 'group', 'scope')`),
+    check("journal_settings_level", sql`${t.level} in ('all', 'changes_and_duplicates', 'off')`),
+  ],
+);
+
+/** Journal entries dropped because the node's buffer was full, per subject and minute: the gaps the console names. */
+export const journalGaps = pgTable(
+  "journal_gaps",
+  {
+    subjectKind: text("subject_kind").notNull(),
+    subject: text("subject").notNull(),
+    minute: timestamp("minute", { withTimezone: true }).notNull(),
+    dropped: bigint("dropped", { mode: "number" }).notNull().default(0),
+  },
+  (t) => [primaryKey({ name: "journal_gaps_pkey", columns: [t.subjectKind, t.subject, t.minute] })],
+);

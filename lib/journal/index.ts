@@ -1,0 +1,29 @@
+import { onDecision } from "@/lib/telemetry/decisions";
+import { nowMicros } from "./clock";
+import { journalConfigFromEnv } from "./config";
+import { JournalBuffer } from "./buffer";
+import { toEntry } from "./entry";
+import { JournalWriter } from "./writer";
+
+const config = journalConfigFromEnv();
+
+// server.ts and Next's bundles may load this module separately: one buffer and writer per process.
+const HANDLE = Symbol.for("weir.journal");
+export const journal: JournalWriter = ((globalThis as Record<symbol, JournalWriter>)[HANDLE] ??= new JournalWriter(
+  new JournalBuffer(config.bufferEntries),
+  { batchEntries: config.batchEntries, retentionMs: config.retentionMs },
+));
+
+/** Writes this process's journal every WEIR_JOURNAL_FLUSH_MS (the server, or a library-mode service). */
+export function startJournal(getDb: Parameters<JournalWriter["start"]>[0]): JournalWriter {
+  journal.start(getDb, config.flushMs);
+  return journal;
+}
+
+// Every process that imports the journal keeps every answer made in it: a push into a bounded buffer.
+if (config.enabled) {
+  onDecision("journal", (event) => {
+    const entry = toEntry(event, nowMicros());
+    if (entry) journal.buffer.push(entry);
+  });
+}

@@ -1,0 +1,186 @@
+import { beforeAll, describe, expect, it } from "vitest";
+import { journalGaps, journalRange, keyTimeline, topKeys } from "@/db/queries/journal";
+import { listJournalPartitions, partitionName } from "@/db/queries/journal-partitions";
+import { upsertJournalSetting } from "@/db/queries/journal-settings";
+import { runRaw } from "@/db/raw";
+import { createTestToken } from "@/lib/client/token.fixture";
+import { check } from "@/lib/dedup/last-seen/check";
+import { claim } from "@/lib/dedup/window/claim";
+import { begin } from "@/lib/dedup/idempotency/begin";
+import { complete } from "@/lib/dedup/idempotency/complete";
+import { startTestApi, type TestApi } from "@/test/api-server";
+import { createService, uniqueId } from "@/test/factories";
+import { createTestDatabase, type TestDatabase } from "@/test/test-db";
+import { JournalBuffer } from "./buffer";
+import { nowMicros } from "./clock";
+import { journal } from "./index";
+import { JournalWriter } from "./writer";
+
+let store: TestDatabase;
+let api: TestApi;
+const HOUR_US = 3_600_000_000;
+const around = () => ({ fromUs: nowMicros() - HOUR_US, toUs: nowMicros() + HOUR_US });
+
+beforeAll(async () => {
+  store = await createTestDatabase();
+  api = await startTestApi(async () => store);
+});
+
+describe("the decision journal", () => {
+  it("keeps every answer of a library-mode check with its caller, version and accepted time; a duplicate writes no state", async () => {
+    const serviceId = await createService(store.db);
+    const origin = { caller: "billing-worker", requestId: "job-17" };
+    const first = await check(store.db, { serviceId, messageId: "O-123", payload: { amount: 5 }, origin });
+    await check(store.db, { serviceId, messageId: "O-123", payload: { amount: 5 }, origin });
+    await check(store.db, { serviceId, messageId: "O-123", payload: { amount: 6 }, origin });
+    await journal.flush(store.db);
+
+    const timeline = await keyTimeline(store.db, { mode: "last_seen", subject: serviceId, key: "O-123", limit: 10 });
+    expect(timeline.map((e) => e.decision)).toEqual(["changed", "duplicate", "new"]);
+    expect(timeline[1]).toMatchObject({ version: 1, caller: "billing-worker", requestId: "job-17", hashVersion: 1 });
+    // The duplicate names when the version it matched was accepted: the first check's time.
+    expect(new Date(timeline[1]!.matchedAt!).getTime()).toBe(first.acceptedAt.getTime());
+    expect(timeline[0]!.atUs).toBeGreaterThan(timeline[1]!.atUs);
+  });
+
+  it("names the API token, the X-Request-Id sent and the traceparent's trace id, in every mode", async () => {
+    const serviceId = await createService(store.db);
+    const group = uniqueId("payouts");
+    const scope = uniqueId("charges");
+    const token = await createTestToken(store.db, { role: "admin" });
+    const headers = {
+      authorization: `Bearer ${token}`,
+      "x-request-id": "req-incident-1",
+      traceparent: "00-4bf92f3577b34da6a3ce929d0e0e4736-00f067aa0ba902b7-01",
+    };
+    const sent = await api.request("POST", "/api/v1/check", { serviceId, messageId: "M-1", payload: 1 }, headers);
+    expect(sent.headers.get("x-request-id")).toBe("req-incident-1");
+    await api.request("POST", "/api/v1/check/batch", { items: [{ serviceId, messageId: "M-1", payload: 1 }] }, headers);
+    await api.request("POST", "/api/v1/claim", { consumerGroup: group, messageId: "P-1" }, headers);
+    await api.request("POST", "/api/v1/claim", { consumerGroup: group, messageId: "P-1" }, headers);
+    const begun = await api.request("POST", `/api/v1/idempotency/${scope}/begin`, { key: "K-1", request: { a: 1 } }, headers);
+    expect(begun.status).toBe(201);
+    await journal.flush(store.db);
+
+    const checks = await keyTimeline(store.db, { mode: "last_seen", subject: serviceId, key: "M-1", limit: 10 });
+    expect(checks.map((e) => e.decision)).toEqual(["duplicate", "new"]);
+    for (const entry of checks) {
+      expect(entry).toMatchObject({ requestId: "req-incident-1", traceId: "4bf92f3577b34da6a3ce929d0e0e4736" });
+      expect(entry.caller).toMatch(/^token:/);
+    }
+    const claims = await keyTimeline(store.db, { mode: "window", subject: group, key: "P-1", limit: 10 });
+    expect(claims.map((e) => e.decision)).toEqual(["duplicate", "new"]);
+    expect(claims[0]!.matchedAt).toBe(claims[1]!.matchedAt);
+    const begins = await keyTimeline(store.db, { mode: "idempotency", subject: scope, key: "K-1", limit: 10 });
+    expect(begins).toMatchObject([{ decision: "started", version: 1 }]);
+  });
+
+  it("generates a request id when none is sent, and journals that one", async () => {
+    const serviceId = await createService(store.db);
+    const token = await createTestToken(store.db, { role: "admin" });
+    const sent = await api.request("POST", "/api/v1/check", { serviceId, messageId: "G-1", payload: 1 }, { authorization: `Bearer ${token}` });
+    const requestId = sent.headers.get("x-request-id");
+    expect(requestId).toMatch(/^[0-9a-f-]{36}$/);
+    await journal.flush(store.db);
+    const [entry] = await keyTimeline(store.db, { mode: "last_seen", subject: serviceId, key: "G-1", limit: 10 });
+    expect(entry!.requestId).toBe(requestId);
+  });
+
+  it("journals completes, releases and reverts as answers of their own", async () => {
+    const scope = uniqueId("charges");
+    const ref = { scope, key: "K-2", requestHash: "a".repeat(64) };
+    const started = await begin(store.db, ref);
+    if (started.outcome !== "started") throw new Error("expected started");
+    await complete(store.db, { ...ref, attempt: started.attempt, response: { status: 200, body: "{}", headers: {} } });
+    await begin(store.db, ref);
+    await journal.flush(store.db);
+    const timeline = await keyTimeline(store.db, { mode: "idempotency", subject: scope, key: "K-2", limit: 10 });
+    expect(timeline.map((e) => e.decision)).toEqual(["completed", "stored", "started"]);
+  });
+
+  it("switches per subject: off keeps nothing, changes_and_duplicates leaves out first acceptances", async () => {
+    const quiet = await createService(store.db);
+    const lean = await createService(store.db);
+    await upsertJournalSetting(store.db, "service", quiet, "off");
+    await upsertJournalSetting(store.db, "service", lean, "changes_and_duplicates");
+    journal.levels.invalidate();
+    for (const serviceId of [quiet, lean]) {
+      for (const payload of [1, 1, 2]) await check(store.db, { serviceId, messageId: "S-1", payload });
+    }
+    const group = uniqueId("g");
+    await upsertJournalSetting(store.db, "group", group, "changes_and_duplicates");
+    journal.levels.invalidate();
+    await claim(store.db, { consumerGroup: group, messageId: "C-1" });
+    await claim(store.db, { consumerGroup: group, messageId: "C-1" });
+    await journal.flush(store.db);
+
+    expect(await keyTimeline(store.db, { mode: "last_seen", subject: quiet, key: "S-1", limit: 10 })).toEqual([]);
+    const kept = await keyTimeline(store.db, { mode: "last_seen", subject: lean, key: "S-1", limit: 10 });
+    expect(kept.map((e) => e.decision)).toEqual(["changed", "duplicate"]);
+    const claims = await keyTimeline(store.db, { mode: "window", subject: group, key: "C-1", limit: 10 });
+    expect(claims.map((e) => e.decision)).toEqual(["duplicate"]);
+  });
+
+  it("pages a subject's range by time and key, and counts a spike's duplicated keys", async () => {
+    const serviceId = await createService(store.db);
+    for (const key of ["A", "B", "C"]) {
+      for (let i = 0; i < (key === "B" ? 4 : 2); i++) await check(store.db, { serviceId, messageId: key, payload: 1, origin: { caller: `producer-${key}` } });
+    }
+    await journal.flush(store.db);
+    const range = { ...around(), mode: "last_seen" as const, subject: serviceId };
+    const first = await journalRange(store.db, { ...range, limit: 5 });
+    const rest = await journalRange(store.db, { ...range, limit: 5, after: first.at(-1)! });
+    expect([...first, ...rest]).toHaveLength(8);
+    expect(new Set([...first, ...rest].map((e) => e.atUs)).size).toBe(8);
+
+    const spike = await topKeys(store.db, { ...range, decisions: ["duplicate"], limit: 10 });
+    expect(spike[0]).toMatchObject({ key: "B", count: 3, callers: ["producer-B"] });
+    expect(spike.map((k) => k.key)).toEqual(["B", "A", "C"]);
+  });
+});
+
+describe("a full journal buffer", () => {
+  it("answers every decision, counts the drops and names the gap's subject and minute", async () => {
+    const small = new JournalWriter(new JournalBuffer(3), { batchEntries: 100, retentionMs: 7 * 86_400_000 });
+    const serviceId = await createService(store.db);
+    const at = nowMicros();
+    for (let i = 0; i < 5; i++) {
+      small.buffer.push({ atUs: at + i, mode: "last_seen", subject: serviceId, key: `K-${i}`, decision: "new", version: 1, matchedAt: null, hashVersion: 1, caller: null, requestId: null, traceId: null });
+    }
+    expect(small.buffer.droppedTotal).toBe(2);
+    expect(await small.flush(store.db)).toEqual({ written: 3, skipped: 0 });
+    const gaps = await journalGaps(store.db, { ...around(), subjectKind: "service", subject: serviceId });
+    expect(gaps).toEqual([{ subjectKind: "service", subject: serviceId, minute: expect.any(String), dropped: 2 }]);
+    expect(new Date(gaps[0]!.minute).getTime()).toBe(Math.floor(at / 60_000_000) * 60_000);
+  });
+
+  it("keeps a batch whose write failed for the next flush", async () => {
+    const writer = new JournalWriter(new JournalBuffer(10), { batchEntries: 100, retentionMs: 7 * 86_400_000 });
+    writer.buffer.push({ atUs: nowMicros(), mode: "window", subject: uniqueId("g"), key: "X", decision: "new", version: null, matchedAt: null, hashVersion: null, caller: null, requestId: null, traceId: null });
+    const broken = await createTestDatabase();
+    await broken.close();
+    await expect(writer.flush(broken.db)).rejects.toThrow();
+    expect(writer.buffer.size).toBe(1);
+    expect(await writer.flush(store.db)).toEqual({ written: 1, skipped: 0 });
+  });
+});
+
+describe("journal retention", () => {
+  it("drops whole partitions past retention and keeps the recent ones", async () => {
+    const writer = new JournalWriter(new JournalBuffer(10), { batchEntries: 100, retentionMs: 7 * 86_400_000 });
+    const now = Date.now();
+    const old = (now - 10 * 86_400_000) * 1000;
+    writer.buffer.push({ atUs: old, mode: "last_seen", subject: uniqueId("svc"), key: "OLD", decision: "new", version: 1, matchedAt: null, hashVersion: 1, caller: null, requestId: null, traceId: null });
+    await writer.flush(store.db);
+    const oldName = partitionName(Math.floor(old / 86_400_000_000) * 86_400_000);
+    expect((await listJournalPartitions(store.db)).map((p) => p.name)).toContain(oldName);
+
+    const dropped = await writer.maintain(store.db, now);
+    expect(dropped).toContain(oldName);
+    const left = (await listJournalPartitions(store.db)).map((p) => p.name);
+    expect(left).not.toContain(oldName);
+    expect(left).toContain(partitionName(Math.floor(now / 86_400_000) * 86_400_000));
+    const [row] = await runRaw<{ n: string }>(store.db, { name: "", text: "select count(*) as n from journal where key = 'OLD'", values: [] });
+    expect(Number(row!.n)).toBe(0);
+  });
+});

@@ -1,0 +1,118 @@
+import { appendJournal, recordJournalGaps } from "@/db/queries/journal-append";
+import { createJournalPartitions, dayStart, dropJournalPartitionsBefore } from "@/db/queries/journal-partitions";
+import type { DbOrTx } from "@/db/types";
+import { JournalBuffer } from "./buffer";
+import { KIND_OF, keptAt, type JournalEntry } from "./entry";
+import { JournalLevels } from "./levels";
+
+const MAINTENANCE_MS = 10 * 60_000;
+const DAY_MS = 86_400_000;
+// PostgreSQL's "no partition of relation found for row": a day's partition went missing since it was made.
+const NO_PARTITION = "23514";
+
+export interface FlushResult {
+  written: number;
+  /** Entries left out by their subject's level. */
+  skipped: number;
+}
+
+/**
+ * Writes the node's journal buffer in batches, every second or so, off every decision's path:
+ * the subject levels applied, each day's partition made before its first entry, gaps recorded.
+ * A failed write keeps its entries for the next flush (as far as the buffer has room).
+ */
+export class JournalWriter {
+  readonly levels = new JournalLevels();
+  private knownDays = new Set<number>();
+  private running: Promise<FlushResult> | undefined;
+  private timer: NodeJS.Timeout | undefined;
+  private maintainedAt = 0;
+
+  constructor(
+    readonly buffer: JournalBuffer,
+    private readonly options: { batchEntries: number; retentionMs: number },
+  ) {}
+
+  /** Writes everything buffered now; concurrent calls share one pass. */
+  flush(db: DbOrTx): Promise<FlushResult> {
+    this.running ??= this.flushAll(db).finally(() => (this.running = undefined));
+    return this.running;
+  }
+
+  private async flushAll(db: DbOrTx): Promise<FlushResult> {
+    const result: FlushResult = { written: 0, skipped: 0 };
+    // Only what is here when the flush starts: a steady stream cannot keep one flush going.
+    let left = this.buffer.size;
+    await this.levels.refresh(db);
+    while (left > 0) {
+      const batch = this.buffer.take(Math.min(left, this.options.batchEntries));
+      left -= batch.length;
+      const kept = batch.filter((e) => keptAt(this.levels.of(KIND_OF[e.mode], e.subject), e.decision));
+      try {
+        await this.append(db, kept);
+      } catch (err) {
+        this.buffer.putBack(batch);
+        throw err;
+      }
+      this.buffer.writtenTotal += kept.length;
+      result.written += kept.length;
+      result.skipped += batch.length - kept.length;
+    }
+    const gaps = this.buffer.takeGaps();
+    try {
+      await recordJournalGaps(db, gaps);
+    } catch (err) {
+      this.buffer.putBackGaps(gaps);
+      throw err;
+    }
+    return result;
+  }
+
+  private async append(db: DbOrTx, entries: JournalEntry[]): Promise<void> {
+    const days = new Set(entries.map((e) => dayStart(e.atUs / 1000)));
+    const missing = [...days].filter((day) => !this.knownDays.has(day));
+    if (missing.length > 0) await this.makeDays(db, missing);
+    try {
+      await appendJournal(db, entries);
+    } catch (err) {
+      if ((err as { code?: string }).code !== NO_PARTITION) throw err;
+      this.knownDays.clear();
+      await this.makeDays(db, [...days]);
+      await appendJournal(db, entries);
+    }
+  }
+
+  private async makeDays(db: DbOrTx, days: number[]): Promise<void> {
+    await createJournalPartitions(db, days);
+    for (const day of days) this.knownDays.add(day);
+  }
+
+  /** Drops the partitions past retention and makes today's and tomorrow's ahead of their first entry. */
+  async maintain(db: DbOrTx, now = Date.now()): Promise<string[]> {
+    this.maintainedAt = now;
+    const today = dayStart(now);
+    await this.makeDays(db, [today, today + DAY_MS]);
+    const dropped = await dropJournalPartitionsBefore(db, now - this.options.retentionMs);
+    for (const name of dropped) console.log(`[weir] journal: dropped ${name} (past WEIR_JOURNAL_RETENTION)`);
+    this.knownDays = new Set([...this.knownDays].filter((day) => day + DAY_MS > now - this.options.retentionMs));
+    return dropped;
+  }
+
+  start(getDb: () => Promise<DbOrTx>, intervalMs: number): void {
+    if (this.timer) return;
+    this.timer = setInterval(() => {
+      getDb()
+        .then(async (db) => {
+          if (Date.now() - this.maintainedAt >= MAINTENANCE_MS) await this.maintain(db);
+          await this.flush(db);
+        })
+        .catch((err: Error) => console.error(`[weir] journal flush failed, will retry: ${err.message}`));
+    }, intervalMs);
+    this.timer.unref();
+  }
+
+  stop(): void {
+    clearInterval(this.timer);
+    this.timer = undefined;
+  }
+}
