@@ -15,6 +15,7 @@ const SERVICE = "bouncer-svc";
 const CHECKS = 1200;
 
 let cluster: PrivatePostgres;
+let databaseUrl: string;
 let bouncer: PrivatePgBouncer;
 let token: string;
 const nodes: WeirNode[] = [];
@@ -23,6 +24,7 @@ beforeAll(async () => {
   if (!hasPgBouncer()) throw new Error("PgBouncer is not installed (apt-get install pgbouncer, or set WEIR_PGBOUNCER_BIN)");
   cluster = await PrivatePostgres.create();
   const url = await cluster.createDatabase(DATABASE);
+  databaseUrl = url;
   const admin = adminDb(url);
   token = await createAdminToken(admin.db);
   await registerService(admin.db, SERVICE);
@@ -60,6 +62,21 @@ describe("behind PgBouncer in transaction mode", () => {
     const { statuses, errors } = await checksThrough("0");
     expect(statuses).toEqual({ 200: CHECKS });
     expect(errors).toEqual([]);
+  });
+
+  it("journals every one of those answers through the bouncer (partitions made, appends unnamed)", async () => {
+    const admin = adminDb(databaseUrl);
+    try {
+      const journaled = async () => {
+        const { rows } = await admin.pool.query("select count(*)::int as n from journal where subject = $1 and key like 'm-0-%'", [SERVICE]);
+        return (rows[0] as { n: number }).n;
+      };
+      // The node writes its journal every second.
+      for (let waited = 0; waited < 15_000 && (await journaled()) < CHECKS; waited += 250) await new Promise((r) => setTimeout(r, 250));
+      expect(await journaled()).toBe(CHECKS);
+    } finally {
+      await admin.close();
+    }
   });
 
   it("named prepared statements are what breaks there (the control)", async () => {
