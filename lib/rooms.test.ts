@@ -26,8 +26,8 @@ const RULES: Record<string, readonly string[]> = {
   "lib/dedup": [...ENGINE, "lib/auth"],
   "lib/services": [...ENGINE, "lib/auth", "lib/dedup"],
   "lib/stats": [...BASE, "db"],
-  // The decision journal's writer: a subscriber of the decision event, like the stats.
-  "lib/journal": [...BASE, "db"],
+  // The decision journal: a subscriber of the decision event, like the stats, and its level verb.
+  "lib/journal": [...BASE, "db", "lib/auth", "lib/validation"],
   "lib/demo": [...BASE, "db", "lib/auth", "lib/dedup", "lib/reset", "lib/services"],
   // The console's read models: what its pages show.
   "lib/views": [...ENGINE, "lib/auth", "lib/dedup", "lib/reset", "lib/services", "lib/stats", "lib/journal", "lib/console"],
