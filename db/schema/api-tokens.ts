@@ -1,5 +1,5 @@
 import { sql } from "drizzle-orm";
-import { check, index, pgTable, text, timestamp } from "drizzle-orm/pg-core";
+import { check, index, integer, pgTable, text, timestamp } from "drizzle-orm/pg-core";
 
 /**
  * Bearer tokens for machines calling /api/v1. Only the SHA-256 of the token is
@@ -24,9 +24,13 @@ export const apiTokens = pgTable(
     revokedAt: timestamp("revoked_at", { withTimezone: true }),
     revokedBy: text("revoked_by"),
     lastUsedAt: timestamp("last_used_at", { withTimezone: true }),
+    /** The token's own limits, per node (lib/http/capacity-gate.ts); null: the defaults. */
+    maxInFlight: integer("max_in_flight"),
+    requestsPerSecond: integer("requests_per_second"),
   },
   (t) => [
     check("api_tokens_role", sql`${t.role} in ('service', 'viewer', 'operator', 'admin')`),
+    check("api_tokens_limits", sql`${t.maxInFlight} > 0 and ${t.requestsPerSecond} > 0`),
     index("api_tokens_by_created").on(t.createdAt.desc()),
   ],
 );
