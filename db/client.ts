@@ -6,6 +6,7 @@ import { storeConfigFromEnv, type StoreConfig } from "./config";
 import { migratePgliteStore, migratePostgres } from "./migrate";
 import { lockDataDir } from "./pglite-lock";
 import * as schema from "./schema";
+import { warnOnServerTimeouts } from "./server-timeouts";
 import type { DbOrTx, StoreKind } from "./types";
 
 export type { DbOrTx, StoreKind } from "./types";
@@ -29,17 +30,19 @@ const pgTypes = {
 };
 
 export function createPool(config: StoreConfig, url: string): pg.Pool {
+  // Sent as startup parameters, which PgBouncer refuses; behind it the role carries them (README "PgBouncer").
+  const timeouts = config.sendTimeouts ? { statement_timeout: config.statementTimeoutMs, idle_in_transaction_session_timeout: 10_000 } : {};
   const pool = new pg.Pool({
     connectionString: url,
     max: config.poolMax,
     connectionTimeoutMillis: config.connectTimeoutMs,
     query_timeout: config.statementTimeoutMs + 1000,
-    statement_timeout: config.statementTimeoutMs,
-    idle_in_transaction_session_timeout: 10_000,
+    ...timeouts,
     application_name: "weir",
     keepAlive: true,
     types: pgTypes,
   });
+  if (!config.sendTimeouts) warnOnServerTimeouts(pool, config.statementTimeoutMs);
   // An idle connection dropped by the server must not take the process down.
   pool.on("error", (err) => console.error(`[weir] idle database connection failed: ${err.message}`));
   // Nor one that is checked out (a transaction between two statements, or the moment after a

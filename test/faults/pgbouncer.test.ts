@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { adminDb, bearer, createAdminToken, registerService } from "./fixtures";
-import { hasPgBouncer, PrivatePgBouncer } from "./pgbouncer";
+import { serverTimeoutProblem } from "@/db/server-timeouts";
+import { adminDb, bearer, createAdminToken, openStore, registerService } from "./fixtures";
+import { hasPgBouncer, PrivatePgBouncer, timeoutsOnRole } from "./pgbouncer";
 import { PrivatePostgres } from "./private-postgres";
 import { WeirNode } from "./weir-node";
 
@@ -9,10 +10,13 @@ import { WeirNode } from "./weir-node";
  * client after every transaction, so a statement prepared by name on one is
  * missing (or already there) on the next. WEIR_PG_PREPARED=0 sends every hot
  * statement unnamed; with it, 1,200 concurrent checks all get a decision.
+ * PgBouncer refuses the timeouts weir sends at connect: WEIR_PG_SEND_TIMEOUTS=0 sends none,
+ * and the role carries them, as the README says, so the server still cancels a long statement.
  */
 const DATABASE = "weir_pgbouncer";
 const SERVICE = "bouncer-svc";
 const CHECKS = 1200;
+const STATEMENT_TIMEOUT_MS = 2000;
 
 let cluster: PrivatePostgres;
 let databaseUrl: string;
@@ -28,6 +32,7 @@ beforeAll(async () => {
   const admin = adminDb(url);
   token = await createAdminToken(admin.db);
   await registerService(admin.db, SERVICE);
+  for (const statement of timeoutsOnRole(DATABASE, "postgres", STATEMENT_TIMEOUT_MS)) await admin.pool.query(statement);
   await admin.close();
   bouncer = await PrivatePgBouncer.start(cluster.port, DATABASE, "transaction");
 });
@@ -38,9 +43,12 @@ afterAll(async () => {
   await cluster?.destroy();
 });
 
-async function checksThrough(prepared: "0" | "1"): Promise<{ statuses: Record<number, number>; errors: string[] }> {
+async function checksThrough(prepared: "0" | "1"): Promise<{ statuses: Record<number, number>; errors: string[]; log: string }> {
   // Migrations take a session-level lock: they run against the server directly, never through the bouncer.
-  const node = new WeirNode({ DATABASE_URL: bouncer.url(DATABASE), WEIR_PG_PREPARED: prepared, WEIR_SKIP_MIGRATIONS: "1", WEIR_PG_POOL_MAX: "16" }, `prepared-${prepared}`);
+  const node = new WeirNode(
+    { DATABASE_URL: bouncer.url(DATABASE), WEIR_PG_PREPARED: prepared, WEIR_PG_SEND_TIMEOUTS: "0", WEIR_PG_STATEMENT_TIMEOUT_MS: String(STATEMENT_TIMEOUT_MS), WEIR_SKIP_MIGRATIONS: "1", WEIR_PG_POOL_MAX: "16" },
+    `prepared-${prepared}`,
+  );
   nodes.push(node);
   await node.start();
   const statuses: Record<number, number> = {};
@@ -54,14 +62,15 @@ async function checksThrough(prepared: "0" | "1"): Promise<{ statuses: Record<nu
       }
     }),
   );
-  return { statuses, errors: node.internalErrors() };
+  return { statuses, errors: node.internalErrors(), log: node.stderr.join("") };
 }
 
 describe("behind PgBouncer in transaction mode", () => {
   it("answers every check with WEIR_PG_PREPARED=0", async () => {
-    const { statuses, errors } = await checksThrough("0");
+    const { statuses, errors, log } = await checksThrough("0");
     expect(statuses).toEqual({ 200: CHECKS });
     expect(errors).toEqual([]);
+    expect(log).not.toMatch(/statement timeout/);
   });
 
   it("journals every one of those answers through the bouncer (partitions made, appends unnamed)", async () => {
@@ -82,5 +91,24 @@ describe("behind PgBouncer in transaction mode", () => {
   it("named prepared statements are what breaks there (the control)", async () => {
     const { statuses } = await checksThrough("1");
     expect(statuses[200] ?? 0).toBeLessThan(CHECKS);
+  });
+
+  it("keeps a server-side statement timeout with the README's settings, and refuses the timeouts sent at connect", async () => {
+    const store = openStore(bouncer.url(DATABASE), { sendTimeouts: false, statementTimeoutMs: STATEMENT_TIMEOUT_MS });
+    try {
+      expect(await serverTimeoutProblem(store.pool, STATEMENT_TIMEOUT_MS)).toBeNull();
+      const started = Date.now();
+      // The server cancels it (57014) before the client's own timeout, one second later, would.
+      await expect(store.pool.query("select pg_sleep(10)")).rejects.toMatchObject({ code: "57014" });
+      expect(Date.now() - started).toBeLessThan(STATEMENT_TIMEOUT_MS + 900);
+    } finally {
+      await store.close();
+    }
+    const sending = openStore(bouncer.url(DATABASE), { sendTimeouts: true });
+    try {
+      await expect(sending.pool.query("select 1")).rejects.toThrow(/unsupported startup parameter/);
+    } finally {
+      await sending.close();
+    }
   });
 });

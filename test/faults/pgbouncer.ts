@@ -8,6 +8,17 @@ import { freePort } from "./private-postgres";
 export const PGBOUNCER = process.env.WEIR_PGBOUNCER_BIN ?? "/usr/sbin/pgbouncer";
 export const hasPgBouncer = () => existsSync(PGBOUNCER);
 
+/**
+ * What the README asks of the database behind PgBouncer: the timeouts weir would send at
+ * connect, set on its role instead (here postgres, in the one database the bouncer serves).
+ */
+export function timeoutsOnRole(database: string, role: string, statementTimeoutMs: number): string[] {
+  return [
+    `alter role "${role}" in database "${database}" set statement_timeout = '${statementTimeoutMs}ms'`,
+    `alter role "${role}" in database "${database}" set idle_in_transaction_session_timeout = '10s'`,
+  ];
+}
+
 /** A PgBouncer in front of a private cluster, pooling in `mode`, on a loopback port of its own. */
 export class PrivatePgBouncer {
   private constructor(
@@ -34,8 +45,8 @@ export class PrivatePgBouncer {
         `pool_mode = ${mode}`,
         "default_pool_size = 4",
         "max_client_conn = 200",
-        // node-postgres sends these at connect; PgBouncer must let them through.
-        "ignore_startup_parameters = extra_float_digits,statement_timeout,idle_in_transaction_session_timeout,options",
+        // Nothing else: the README's settings. weir sends no startup parameter PgBouncer refuses
+        // (WEIR_PG_SEND_TIMEOUTS=0); the role carries the timeouts (timeoutsOnRole).
         "",
       ].join("\n"),
     );
