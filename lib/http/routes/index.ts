@@ -11,6 +11,7 @@ import { cleanupRoutes } from "./cleanup";
 import { consumerGroupRoutes } from "./consumer-groups";
 import { healthRoutes } from "./health";
 import { idempotencyRoutes } from "./idempotency";
+import { journalRoutes } from "./journal";
 import { metricsRoutes } from "./metrics";
 import { openApiRoutes } from "./openapi";
 import { serviceRoutes } from "./services";
@@ -31,6 +32,7 @@ export function createApiRoutes(getStore: () => Promise<Store>): Route[] {
     ...claimRoutes,
     ...consumerGroupRoutes,
     ...idempotencyRoutes,
+    ...journalRoutes,
     ...cleanupRoutes,
     ...tokenRoutes,
     ...userRoutes,

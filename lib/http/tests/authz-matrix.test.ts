@@ -90,6 +90,13 @@ const MATRIX: Record<string, Case> = {
   },
   "GET /api/v1/idempotency-scopes/:id": { allowed: READERS, call: (f) => ({ path: `/api/v1/idempotency-scopes/${f.scope}` }) },
   "PUT /api/v1/idempotency-scopes/:id": { allowed: OPERATORS, call: (f) => ({ path: `/api/v1/idempotency-scopes/${f.scope}`, body: { retentionSeconds: 7200 } }) },
+  "GET /api/v1/journal/:mode/:subject": {
+    allowed: READERS,
+    call: (f) => ({ path: `/api/v1/journal/last_seen/${f.service}?from=${new Date(Date.now() - 3_600_000).toISOString()}&to=${new Date(Date.now() + 60_000).toISOString()}` }),
+  },
+  "GET /api/v1/journal/:mode/:subject/keys/:key": { allowed: READERS, call: (f) => ({ path: `/api/v1/journal/last_seen/${f.service}/keys/${f.key}` }) },
+  "GET /api/v1/journal/:mode/:subject/level": { allowed: READERS, call: (f) => ({ path: `/api/v1/journal/window/${f.group}/level` }) },
+  "PUT /api/v1/journal/:mode/:subject/level": { allowed: OPERATORS, call: (f) => ({ path: `/api/v1/journal/idempotency/${f.scope}/level`, body: { level: "all", reason: "matrix" } }) },
   "GET /api/v1/tokens": { allowed: [...ADMINS, "other-admin"], filtered: true, call: () => ({ path: "/api/v1/tokens" }) },
   "POST /api/v1/tokens": { allowed: ADMINS, call: (f) => ({ path: "/api/v1/tokens", body: { name: next("t"), services: [f.service] } }) },
   "DELETE /api/v1/tokens/:id": { allowed: ADMINS, call: async (f) => ({ path: `/api/v1/tokens/${await f.tokenId()}`, body: { reason: "matrix" } }) },
