@@ -45,15 +45,19 @@ export const tokenRoutes: Route[] = [
     path: "/api/v1/tokens/:id",
     access: allowed("admin"),
     doc: {
-      summary: "Revoke an API token: at once on this node, within 10 s on every node. Admin only, audited with the reason the body must give",
+      summary:
+        "Revoke an API token: at once on this node, within 10 s on every node. Admin only, audited with the reason given in the body, else in ?reason=, else in an X-Weir-Reason header",
       tags: ["access"],
       request: revokeBodySchema,
       responses: { 200: z.object({ token: tokenSchema }), 400: errorSchema, 401: errorSchema, 403: errorSchema, 404: errorSchema, 409: errorSchema },
     },
     handler: async (ctx) => {
-      // A body-less DELETE is refused like a blank reason: 400 naming the field.
+      // Many clients cannot send a DELETE with a body, so the reason may also come in the query or a header;
+      // none of them is refused like a blank reason: 400 naming the field.
       const text = await ctx.text();
-      const { reason } = revokeBodySchema.parse(text.trim() === "" ? {} : await ctx.json(z.unknown()));
+      const body = text.trim() === "" ? {} : await ctx.json(z.object({ reason: z.unknown() }).partial());
+      const given = body.reason ?? ctx.url.searchParams.get("reason") ?? ctx.req.headers["x-weir-reason"];
+      const { reason } = revokeBodySchema.parse({ reason: given });
       const input = { id: ctx.params[0]!, reason };
       return ok({ token: await revokeApiTokenVerb({ db: (await ctx.store()).db, actor: ctx.actor, input }) });
     },
