@@ -13,6 +13,7 @@ import { startCleanupSchedule } from "@/lib/dedup/window/cleanup";
 import { cleanupPassObserver } from "@/lib/metrics";
 import { stats } from "@/lib/stats/recorder";
 import { startJournal } from "@/lib/journal";
+import { startTracing } from "@/lib/telemetry/otel-sdk";
 
 const dev = process.env.WEIR_DEV === "1";
 const host = process.env.HOST ?? "127.0.0.1";
@@ -49,6 +50,7 @@ async function consoleDisabled(_req: http.IncomingMessage, res: http.ServerRespo
 }
 
 async function main(): Promise<void> {
+  const tracing = await startTracing();
   const { demoToken } = await openStoreAtBoot();
   const { trustedProxyHops } = authEnv();
   const handleNext = apiOnly ? consoleDisabled : await prepareNext();
@@ -83,6 +85,7 @@ async function main(): Promise<void> {
     journal.stop();
     await cleanup.stop();
     await getDb().then((db) => Promise.all([stats.flush(db), journal.flush(db)])).catch(() => undefined);
+    await tracing?.shutdown().catch(() => undefined);
     await closeStore().catch(() => undefined);
     process.exit(0);
   };
