@@ -20,6 +20,7 @@ const SCENARIOS = [
   "claim-single",
   "structural-hash",
   "wal-per-duplicate",
+  "journal",
   "console-scale",
   "bulk-reset",
   "window-cleanup",
