@@ -1,6 +1,8 @@
 import { DiagConsoleLogger, DiagLogLevel, diag, trace } from "@opentelemetry/api";
 import { traceDecisions } from "./spans";
 
+type Env = Record<string, string | undefined>;
+
 export interface TracingConfig {
   enabled: boolean;
   /** Where the spans go, without credentials: for the boot log. */
@@ -19,7 +21,7 @@ const listOf = (value: string | undefined) =>
     .map((part) => part.trim().toLowerCase())
     .filter(Boolean);
 
-function endpointOf(env: NodeJS.ProcessEnv): string {
+function endpointOf(env: Env): string {
   const base = env.OTEL_EXPORTER_OTLP_ENDPOINT?.trim().replace(/\/$/, "");
   const url = env.OTEL_EXPORTER_OTLP_TRACES_ENDPOINT?.trim() || (base ? `${base}/v1/traces` : "http://localhost:4318/v1/traces");
   try {
@@ -35,7 +37,7 @@ function endpointOf(env: NodeJS.ProcessEnv): string {
  * OTLP endpoint set, unless OTEL_SDK_DISABLED=true or OTEL_TRACES_EXPORTER=none.
  * Unlike a full SDK, nothing is exported by default: a node must be told where to.
  */
-export function tracingConfigFromEnv(env: NodeJS.ProcessEnv = process.env): TracingConfig {
+export function tracingConfigFromEnv(env: Env = process.env): TracingConfig {
   const endpoint = endpointOf(env);
   const warnings: string[] = [];
   if (env.OTEL_SDK_DISABLED?.trim().toLowerCase() === "true") return { enabled: false, endpoint, warnings };
