@@ -3,6 +3,7 @@ import { claimsCommand } from "./commands/claims";
 import { cleanupCommand } from "./commands/cleanup";
 import { exportCommand } from "./commands/export";
 import { groupsCommand } from "./commands/groups";
+import { journalCommand } from "./commands/journal";
 import { keysCommand } from "./commands/keys";
 import { migrateCommand } from "./commands/migrate";
 import { resetCommand } from "./commands/reset";
@@ -28,7 +29,7 @@ unreachable, or the database not migrated (nothing was changed), 4 refused
 export function buildProgram(): Command {
   const program = new Command()
     .name("weir")
-    .description("operate weir: migrations, service and group settings, key reverts, claim releases, resets before a replay, exports, cleanup, users, tokens and simulated traffic")
+    .description("operate weir: migrations, service and group settings, key reverts, claim releases, resets before a replay, exports, the decision journal, cleanup, users, tokens and simulated traffic")
     .version(process.env.npm_package_version ?? "0.1.0")
     .option("--database-url <url>", "PostgreSQL URL (default: DATABASE_URL)")
     .option("-q, --quiet", "no progress bars")
@@ -44,6 +45,7 @@ export function buildProgram(): Command {
     claimsCommand,
     resetCommand,
     exportCommand,
+    journalCommand,
     cleanupCommand,
     usersCommand,
     tokensCommand,
