@@ -22,6 +22,12 @@ import type {
   Health,
   IdempotencyKeyState,
   IdempotencyScope,
+  JournalEntry,
+  JournalKeyPage,
+  JournalLevel,
+  JournalMode,
+  JournalRangePage,
+  JournalRangeQuery,
   KeyDetail,
   PutConsumerGroupInput,
   PutConsumerGroupResponse,
@@ -35,6 +41,8 @@ import type {
   RevertResponse,
   Service,
   ServiceSettings,
+  SetJournalLevelInput,
+  SetJournalLevelResponse,
   SetUserRoleInput,
   TtlChanges,
   TtlPreview,
@@ -44,6 +52,16 @@ import type {
 export type WeirClientOptions = TransportOptions;
 
 const seg = encodeURIComponent;
+const timeOf = (t: string | Date) => (typeof t === "string" ? t : t.toISOString());
+
+/** "?a=1&b=2" of the parameters given (repeated for a list), or "". */
+function queryString(params: Record<string, string | number | readonly string[] | undefined>): string {
+  const search = new URLSearchParams();
+  for (const [name, value] of Object.entries(params)) {
+    for (const one of typeof value === "object" ? value : value === undefined ? [] : [value]) search.append(name, String(one));
+  }
+  return search.size > 0 ? `?${search}` : "";
+}
 // A waiting begin answers after at most waitSeconds; the call's timeout leaves it this much more.
 const WAIT_MARGIN_MS = 5000;
 
@@ -202,6 +220,39 @@ export class WeirClient {
 
   async putScope(id: string, input: PutScopeInput, call?: CallOptions): Promise<PutScopeResponse> {
     return (await this.transport.json<PutScopeResponse>("PUT", `/api/v1/idempotency-scopes/${seg(id)}`, input, call)).body;
+  }
+
+  // ---- decision journal ----
+
+  /** One page of a subject's decisions in a time range, oldest first, with the minutes whose entries were dropped (`gaps`). */
+  journalRange(mode: JournalMode, subject: string, query: JournalRangeQuery, call?: CallOptions): Promise<JournalRangePage> {
+    const { from, to, decision, caller, key, cursor, limit } = query;
+    const qs = queryString({ from: timeOf(from), to: timeOf(to), decision: typeof decision === "string" ? [decision] : decision, caller, key, cursor, limit });
+    return this.get(`/api/v1/journal/${seg(mode)}/${seg(subject)}${qs}`, call);
+  }
+
+  /** Every entry of a range, oldest first, page after page (each entry once, however the journal grows meanwhile). */
+  async *journalEntries(mode: JournalMode, subject: string, query: Omit<JournalRangeQuery, "cursor">, call?: CallOptions): AsyncGenerator<JournalEntry> {
+    let cursor: string | undefined;
+    do {
+      const page = await this.journalRange(mode, subject, { ...query, cursor }, call);
+      yield* page.entries;
+      cursor = page.nextCursor ?? undefined;
+    } while (cursor !== undefined);
+  }
+
+  /** One key's decisions, newest first; pass `nextBefore` as `before` for older ones. */
+  journalKey(mode: JournalMode, subject: string, key: string, query: { limit?: number; before?: string } = {}, call?: CallOptions): Promise<JournalKeyPage> {
+    return this.get(`/api/v1/journal/${seg(mode)}/${seg(subject)}/keys/${seg(key)}${queryString(query)}`, call);
+  }
+
+  journalLevel(mode: JournalMode, subject: string, call?: CallOptions): Promise<JournalLevel> {
+    return this.get(`/api/v1/journal/${seg(mode)}/${seg(subject)}/level`, call);
+  }
+
+  /** What the journal keeps of a subject's answers (operate permission, audited). */
+  async setJournalLevel(mode: JournalMode, subject: string, input: SetJournalLevelInput, call?: CallOptions): Promise<SetJournalLevelResponse> {
+    return (await this.transport.json<SetJournalLevelResponse>("PUT", `/api/v1/journal/${seg(mode)}/${seg(subject)}/level`, input, call)).body;
   }
 
   // ---- services ----

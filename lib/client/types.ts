@@ -23,6 +23,15 @@ import type {
   scopeSchema,
   storedResponseSchema,
 } from "../validation/idempotency";
+import type {
+  JOURNAL_MODES,
+  journalEntrySchema,
+  journalKeyResponseSchema,
+  journalLevelResponseSchema,
+  journalRangeResponseSchema,
+  setJournalLevelResponseSchema,
+  setJournalLevelSchema,
+} from "../validation/journal";
 import type { keyDetailSchema, serviceSchema, serviceSettingsSchema } from "../validation/services";
 import type { createdTokenSchema, createTokenSchema, createUserSchema, setUserRoleSchema, tokenSchema } from "../validation/tokens";
 import type {
@@ -98,6 +107,26 @@ export type BeginResult =
   | z.output<typeof beginCompletedSchema>
   | ({ outcome: "in_progress"; scope: string; key: string; retryAfterSeconds?: number } & Omit<InProgressError, "code">)
   | { outcome: "mismatch"; scope: string; key: string; storedHash: string; requestHash: string; message: MismatchError["message"] };
+
+export type JournalMode = (typeof JOURNAL_MODES)[number];
+export type JournalEntry = z.output<typeof journalEntrySchema>;
+export type JournalRangePage = z.output<typeof journalRangeResponseSchema>;
+export type JournalKeyPage = z.output<typeof journalKeyResponseSchema>;
+export type JournalLevel = z.output<typeof journalLevelResponseSchema>;
+export type SetJournalLevelInput = z.input<typeof setJournalLevelSchema>;
+export type SetJournalLevelResponse = z.output<typeof setJournalLevelResponseSchema>;
+/** A range of a subject's journal: ISO 8601 times (Dates are sent to the millisecond), filters, and a page. */
+export interface JournalRangeQuery {
+  from: string | Date;
+  to: string | Date;
+  decision?: string | readonly string[];
+  caller?: string;
+  key?: string;
+  /** The previous page's `nextCursor`, with the same from and to. */
+  cursor?: string;
+  /** 1-1000, default 100. */
+  limit?: number;
+}
 
 export type CreateTokenInput = z.input<typeof createTokenSchema>;
 export type ApiToken = z.output<typeof tokenSchema>;
