@@ -52,6 +52,7 @@ test("every page: main landmark, skip link, 0 serious or critical axe violations
     ["idempotency-key", `/idempotency/key?scope=${scope}&key=pay-1`],
     ["audit", "/audit"],
     ["tokens", "/tokens"],
+    ["account", "/account"],
     ["find", "/find?q=order-1"],
     ["find-hash", `/find?q=${hash}`],
     ["find-empty", "/find"],

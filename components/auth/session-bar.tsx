@@ -1,10 +1,11 @@
+import Link from "next/link";
 import { signOut } from "@/lib/actions/auth";
 import { getConsoleActor } from "@/lib/auth/console-actor";
 import { authEnv } from "@/lib/auth/auth-env";
 import { DEMO_ADMIN_EMAIL } from "@/lib/auth/demo-constants";
 
 /**
- * Who is signed in, with sign-out; in demo mode it says that the demo admin
+ * Who is signed in, with their Account page and sign-out; in demo mode it says that the demo admin
  * was signed in automatically. Renders nothing when signed out (sign-in page)
  * or when the store is down (the console shows its own banner then).
  */
@@ -21,6 +22,7 @@ export async function SessionBar() {
       <span>
         Signed in as <strong>{actor.id}</strong> ({actor.role})
       </span>
+      <Link href="/account">Account</Link>
       <form action={signOut}>
         <button type="submit">Sign out</button>
       </form>

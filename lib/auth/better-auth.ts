@@ -5,11 +5,12 @@ import { nextCookies } from "better-auth/next-js";
 import { getOrCreateSetting } from "@/db/queries/auth-settings";
 import { authAccounts, authSessions, authUsers, authVerifications } from "@/db/schema";
 import type { DbOrTx } from "@/db/types";
+import { PASSWORD_LENGTH } from "@/lib/validation/account";
 import { authEnv, type AuthEnv } from "./auth-env";
 import { CLIENT_ADDRESS_HEADER } from "./client-address";
 import { withHashedSessionTokens } from "./hashed-sessions";
 import { allowedOriginsFor } from "./origin";
-import { signInGuard } from "./sign-in-guard";
+import { passwordGuard } from "./password-guard";
 
 /**
  * Console sign-in is Better Auth over weir's own drizzle handle (node-postgres
@@ -17,7 +18,7 @@ import { signInGuard } from "./sign-in-guard";
  * Sign-up is off: admins create users (CLI, env on first start, or the API).
  */
 export function createWeirAuth(db: DbOrTx, secret: string, env: AuthEnv = authEnv()) {
-  const guard = signInGuard(db, env);
+  const guard = passwordGuard(db, env);
   const drizzle = drizzleAdapter(db, {
     provider: "pg",
     schema: { user: authUsers, session: authSessions, account: authAccounts, verification: authVerifications },
@@ -28,7 +29,7 @@ export function createWeirAuth(db: DbOrTx, secret: string, env: AuthEnv = authEn
     secret,
     // Sessions are stored by the SHA-256 of their token (hashed-sessions.ts).
     database: (options: BetterAuthOptions) => withHashedSessionTokens(drizzle(options)),
-    emailAndPassword: { enabled: true, disableSignUp: true, minPasswordLength: 12, maxPasswordLength: 256 },
+    emailAndPassword: { enabled: true, disableSignUp: true, minPasswordLength: PASSWORD_LENGTH.min, maxPasswordLength: PASSWORD_LENGTH.max },
     user: {
       additionalFields: { role: { type: "string", required: false, defaultValue: "viewer", input: false } },
     },
@@ -46,7 +47,7 @@ export function createWeirAuth(db: DbOrTx, secret: string, env: AuthEnv = authEn
     },
     hooks: { before: guard.before, after: guard.after },
     telemetry: { enabled: false },
-    // Failed sign-ins are security events (sign-in-guard.ts); Better Auth need not log each one too.
+    // Failed password checks are security events (password-guard.ts); Better Auth need not log each one too.
     logger: { level: "error" },
     plugins: [nextCookies()],
   });

@@ -4,63 +4,81 @@ import type { DbOrTx } from "@/db/types";
 import { RateLimitedError } from "@/lib/errors";
 import type { AuthEnv } from "./auth-env";
 import { clientAddressFrom } from "./client-address";
+import { hideSessionToken } from "./hide-session-token";
 import { noteFailedSignIn, noteSignedIn, secondsToWait } from "./login-backoff";
+import { attemptOf, CHANGE_PASSWORD, passwordCheckOf, type PasswordCheck } from "./password-checks";
 import { consumeRateLimit } from "./rate-limit";
 import { countSecurityEventInWindow, recordSecurityEvent } from "./security-events";
-
-const SIGN_IN = "/sign-in/email";
-/** Longer than any stored email may be; a longer one is refused by validation anyway. */
-const MAX_EMAIL = 320;
-
-function attemptOf(ctx: { body?: unknown; headers?: Headers; request?: Request }) {
-  const body = (ctx.body ?? {}) as { email?: unknown };
-  const email = typeof body.email === "string" ? body.email.trim().toLowerCase().slice(0, MAX_EMAIL) : "";
-  return { email, address: clientAddressFrom(ctx.headers ?? ctx.request?.headers) };
-}
 
 const refuse = (retryAfterSeconds: number, message: string) =>
   new APIError("TOO_MANY_REQUESTS", { message }, { "retry-after": String(retryAfterSeconds) });
 
+type Ctx = Parameters<Parameters<typeof createAuthMiddleware>[0]>[0];
+
+function wrongPassword(returned: APIError, check: PasswordCheck): boolean {
+  if (returned.statusCode !== check.wrongPassword) return false;
+  return check.account === "body" || returned.body?.code === "INVALID_PASSWORD";
+}
+
+type SessionUser = { email: string; role?: string };
+
+/** What a finished password check leaves behind: a security event and a longer wait, or a cleared wait and the audit row. */
+async function noteOutcome(db: DbOrTx, env: AuthEnv, ctx: Ctx, check: PasswordCheck): Promise<void> {
+  const returned = ctx.context.returned;
+  if (isAPIError(returned)) {
+    if (returned.statusCode === 429) return;
+    const { email, address } = await attemptOf(ctx, check);
+    const detail = `${ctx.path} ${returned.statusCode} ${String(returned.body?.code ?? returned.message)}`;
+    await recordSecurityEvent(db, `${check.events}_failed`, { address, account: email, detail });
+    if (email && wrongPassword(returned, check)) await noteFailedSignIn(db, email, address, env.loginBackoff);
+    return;
+  }
+  // Sign-in and a password change (which replaces the session) leave the new session on the context.
+  const user = (ctx.context.newSession?.user ?? ctx.context.session?.user) as SessionUser | undefined;
+  if (!user) return;
+  const address = clientAddressFrom(ctx.headers ?? ctx.request?.headers);
+  const action = ctx.path === CHANGE_PASSWORD ? "auth.password_change" : check.account === "body" ? "auth.sign_in" : undefined;
+  if (action) {
+    const details = action === "auth.password_change" ? { address, otherSessionsEnded: true } : { address };
+    await insertAudit(db, { actor: user.email, actorRole: user.role ?? "viewer", action, target: `user:${user.email}`, details });
+  }
+  await noteSignedIn(db, user.email, address);
+}
+
 /**
- * Better Auth hooks around password sign-in, whichever door it comes through
- * (the sign-in server action or /api/auth/sign-in/email). Before the password
- * is checked: the per-address limit, then the account's growing delay for
- * this address (login-backoff.ts). Anonymous failures and refusals become
- * bounded security events (security-events.ts); audit_log keeps only
- * successful sign-ins, which are authenticated actions.
+ * Better Auth hooks around every endpoint that verifies a password (password-checks.ts),
+ * whichever door it comes through (a server action or /api/auth/*). Before the password is
+ * checked: the per-address limit, then the account's growing delay for this address
+ * (login-backoff.ts), shared by sign-in and the others. Failures and refusals become bounded
+ * security events (security-events.ts). A password change always ends the user's other
+ * sessions and is audited. No JSON answer carries the raw session token (hide-session-token.ts).
  */
-export function signInGuard(db: DbOrTx, env: AuthEnv) {
+export function passwordGuard(db: DbOrTx, env: AuthEnv) {
   const before = createAuthMiddleware(async (ctx) => {
-    if (ctx.path !== SIGN_IN) return;
-    const { email, address } = attemptOf(ctx);
+    const check = passwordCheckOf(ctx.path);
+    if (!check) return;
+    const { email, address } = await attemptOf(ctx, check);
+    const window = env.loginPerAddress.windowSeconds;
     try {
       await consumeRateLimit(db, `login:address:${address}`, env.loginPerAddress);
     } catch (err) {
       if (!(err instanceof RateLimitedError)) throw err;
-      await countSecurityEventInWindow(db, "sign_in_rate_limited", { address, account: email }, env.loginPerAddress.windowSeconds);
+      await countSecurityEventInWindow(db, `${check.events}_rate_limited`, { address, account: email }, window);
       throw refuse(err.retryAfterSeconds, err.message);
     }
     const wait = email ? await secondsToWait(db, email, address, env.loginBackoff) : 0;
     if (wait > 0) {
-      await countSecurityEventInWindow(db, "sign_in_delayed", { address, account: email }, env.loginPerAddress.windowSeconds);
-      throw refuse(wait, `too many failed sign-ins for this account; try again in ${wait} s`);
+      await countSecurityEventInWindow(db, `${check.events}_delayed`, { address, account: email }, window);
+      throw refuse(wait, `too many failed password checks for this account; try again in ${wait} s`);
     }
+    if (ctx.path === CHANGE_PASSWORD) return { context: { body: { ...(ctx.body as object), revokeOtherSessions: true } } };
   });
 
   const after = createAuthMiddleware(async (ctx) => {
-    if (ctx.path !== SIGN_IN) return;
-    const { email, address } = attemptOf(ctx);
-    const returned = ctx.context.returned;
-    if (isAPIError(returned)) {
-      if (returned.statusCode === 429) return;
-      const detail = `${returned.statusCode} ${String(returned.body?.code ?? returned.message)}`;
-      await recordSecurityEvent(db, "sign_in_failed", { address, account: email, detail });
-      if (email && returned.statusCode === 401) await noteFailedSignIn(db, email, address, env.loginBackoff);
-    } else if (ctx.context.newSession) {
-      const user = ctx.context.newSession.user as { email: string; role?: string };
-      await insertAudit(db, { actor: user.email, actorRole: user.role ?? "viewer", action: "auth.sign_in", target: `user:${user.email}`, details: { address } });
-      await noteSignedIn(db, user.email, address);
-    }
+    const check = passwordCheckOf(ctx.path);
+    if (check) await noteOutcome(db, env, ctx, check);
+    const hidden = hideSessionToken(ctx.path, ctx.context.returned);
+    if (hidden !== undefined) return ctx.json(hidden);
   });
 
   return { before, after };

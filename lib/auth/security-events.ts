@@ -2,15 +2,17 @@ import { countSecurityEvent, insertSecurityEvent, pruneSecurityEvents } from "@/
 import type { DbOrTx } from "@/db/types";
 
 /**
- * Failed and refused sign-ins by anonymous callers. They are security events,
- * not audit rows: audit_log is append-only and keeps what authenticated people
- * did, so an anonymous flood must not bury it. The footprint is bounded:
+ * Failed and refused password checks: sign-ins by anonymous callers, and a
+ * session's own checks (changing the password), which a stolen cookie could
+ * use to guess. They are security events, not audit rows: audit_log is
+ * append-only and keeps what authenticated people did, so a flood must not
+ * bury it. The footprint is bounded:
  * - fields are truncated (an attacker chooses the email);
- * - individual rows stop at the per-address sign-in limit; refusals past it
+ * - individual rows stop at the per-address limit; refusals past it
  *   fold into one counted row per address and window;
  * - rows older than WEIR_SECURITY_EVENT_DAYS (30 by default) are pruned.
  */
-export type SecurityEventKind = "sign_in_failed" | "sign_in_rate_limited" | "sign_in_delayed";
+export type SecurityEventKind = `${"sign_in" | "password_check"}_${"failed" | "rate_limited" | "delayed"}`;
 
 const MAX = { address: 64, account: 120, detail: 200 };
 const PRUNE_EVERY = 200;

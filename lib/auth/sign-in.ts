@@ -1,13 +1,14 @@
 import { isAPIError } from "better-auth/api";
 import { auditBy } from "@/db/queries/audit";
 import type { DbOrTx } from "@/db/types";
-import { RateLimitedError, UnauthorizedError } from "@/lib/errors";
+import { UnauthorizedError } from "@/lib/errors";
 import { getAuth } from "./better-auth";
+import { rateLimitedFrom } from "./retry-after";
 import { sessionActor } from "./session-actor";
 
 /**
  * Password sign-in through Better Auth. Limits and audit run in its hooks
- * (sign-in-guard.ts); here its errors become weir's: 429 with the wait, and
+ * (password-guard.ts); here its errors become weir's: 429 with the wait, and
  * one message for unknown email and wrong password alike. Inside Next the
  * nextCookies plugin sets the session cookie; the Set-Cookie values are also
  * returned for callers outside Next (tests, scripts).
@@ -23,10 +24,7 @@ export async function signInWithPassword(db: DbOrTx, input: { email: string; pas
     return { setCookie: headers.getSetCookie() };
   } catch (err) {
     if (!isAPIError(err)) throw err;
-    if (err.statusCode === 429) {
-      const retry = Number(new Headers(err.headers as HeadersInit | undefined).get("retry-after"));
-      throw new RateLimitedError(Number.isFinite(retry) && retry > 0 ? retry : 60);
-    }
+    if (err.statusCode === 429) throw rateLimitedFrom(err);
     if (err.statusCode < 500) throw new UnauthorizedError("wrong email or password");
     throw err;
   }

@@ -14,6 +14,7 @@ import { createTestDatabase, type TestDatabase } from "@/test/test-db";
 type Expectation = { role: ConsoleRole | "public"; destructive?: true };
 
 const EXPECTED: Record<string, Expectation> = {
+  "account.changePasswordAction": { role: "viewer" },
   "auth.signIn": { role: "public" },
   "auth.signOut": { role: "public" },
   "explain.explainAction": { role: "viewer" },
