@@ -85,13 +85,16 @@ export async function startTracing(): Promise<Tracing | undefined> {
     .merge(resources.detectResources({ detectors: [resources.envDetector] }));
   const provider = new BasicTracerProvider({ resource, spanProcessors: [new BatchSpanProcessor(new OTLPTraceExporter())] });
   const registered = trace.setGlobalTracerProvider(provider);
-  const unsubscribe = traceDecisions(provider);
+  const spans = traceDecisions(provider);
   console.log(`[weir] tracing: one span per decision, OTLP/HTTP to ${config.endpoint}`);
 
   return {
-    forceFlush: () => provider.forceFlush(),
+    forceFlush: () => {
+      spans.drain();
+      return provider.forceFlush();
+    },
     shutdown: async () => {
-      unsubscribe();
+      spans.stop();
       await provider.shutdown();
       if (registered) trace.disable();
     },

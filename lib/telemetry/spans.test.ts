@@ -3,11 +3,14 @@ import http from "node:http";
 import type { AddressInfo } from "node:net";
 import { gunzipSync } from "node:zlib";
 import { trace } from "@opentelemetry/api";
+import { BasicTracerProvider, InMemorySpanExporter, SimpleSpanProcessor } from "@opentelemetry/sdk-trace-base";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startTestApi, type TestApi } from "@/test/api-server";
 import { createService, uniqueId } from "@/test/factories";
 import { createTestDatabase, type TestDatabase } from "@/test/test-db";
+import { decided } from "./decisions";
 import { startTracing, tracingConfigFromEnv, type Tracing } from "./otel-sdk";
+import { traceDecisions } from "./spans";
 
 interface ReceivedSpan {
   traceId: string;
@@ -16,6 +19,8 @@ interface ReceivedSpan {
   name: string;
   kind: number;
   status: { code?: number };
+  startTimeUnixNano: string | number;
+  endTimeUnixNano: string | number;
   attributes: Record<string, unknown>;
   resource: Record<string, unknown>;
 }
@@ -92,6 +97,28 @@ describe("tracing configuration", () => {
   });
 });
 
+describe("the spans' own buffer", () => {
+  it("makes the spans after the answer, and counts what overflows a burst instead of holding it", async () => {
+    const exporter = new InMemorySpanExporter();
+    const provider = new BasicTracerProvider({ spanProcessors: [new SimpleSpanProcessor(exporter)] });
+    const spans = traceDecisions(provider, 3);
+    try {
+      for (let i = 0; i < 5; i++) decided({ mode: "window", subject: "grp", decision: "new", key: `K-${i}` });
+      // Nothing is made on the decision's path itself.
+      expect(exporter.getFinishedSpans()).toEqual([]);
+      await new Promise((resolve) => setImmediate(resolve));
+      expect(exporter.getFinishedSpans().map((s) => s.attributes["weir.key"])).toEqual(["K-0", "K-1", "K-2"]);
+      expect(spans.dropped).toBe(2);
+      decided({ mode: "window_release", subject: "grp", decision: "released", key: "K-9" });
+    } finally {
+      spans.stop();
+    }
+    expect(exporter.getFinishedSpans().map((s) => s.name)).toEqual(["weir.claim", "weir.claim", "weir.claim", "weir.claim.release"]);
+    expect(sinkNames()).not.toContain("spans");
+    await provider.shutdown();
+  });
+});
+
 // In order: first a node without tracing, then one configured, then shut down.
 describe("one span per decision", () => {
   let tracing: Tracing | undefined;
@@ -115,6 +142,7 @@ describe("one span per decision", () => {
     const serviceId = await createService(store.db);
     const [traceId, parentSpanId] = [hex(16), hex(8)];
     const headers = { traceparent: `00-${traceId}-${parentSpanId}-01`, "x-request-id": "req-span-1" };
+    const before = BigInt(Date.now()) * 1_000_000n;
     const sent = await api.request("POST", "/api/v1/check", { serviceId, messageId: "O-123", payload: { amount: 5 } }, headers);
     expect(sent.body).toMatchObject({ decision: "new" });
     await tracing!.forceFlush();
@@ -132,6 +160,10 @@ describe("one span per decision", () => {
       "weir.request_id": "req-span-1",
     });
     expect(spans[0]!.attributes["weir.caller"]).toMatch(/^token:/);
+    // An instant at the decision, taken as the engine answered.
+    const start = BigInt(spans[0]!.startTimeUnixNano);
+    expect(BigInt(spans[0]!.endTimeUnixNano)).toBe(start);
+    expect(start >= before - 5_000_000n && start <= BigInt(Date.now()) * 1_000_000n).toBe(true);
     expect(spans[0]!.resource["service.name"]).toBe("weir");
   });
 

@@ -59,24 +59,68 @@ function attributesOf(event: DecisionEvent): Attributes {
 }
 
 /**
- * The span of one answer. The event is emitted as the engine answers, so the span
- * starts at the decision and ends at once: it marks the answer inside the caller's
- * trace (SERVER under a remote traceparent), it does not time the statement.
+ * The span of one answer, an instant at `at` (epoch ms): it marks the answer inside
+ * the caller's trace (SERVER under a remote traceparent), it does not time the statement.
  */
-export function spanDecision(tracer: Tracer, event: DecisionEvent): void {
+export function spanDecision(tracer: Tracer, event: DecisionEvent, at: number): void {
   const header = event.origin?.traceparent;
   const kind = header === undefined ? SpanKind.INTERNAL : SpanKind.SERVER;
-  const span = tracer.startSpan(SPAN_NAMES[event.mode], { kind, attributes: attributesOf(event) }, parentOf(header));
+  const span = tracer.startSpan(SPAN_NAMES[event.mode], { kind, attributes: attributesOf(event), startTime: at }, parentOf(header));
   if (event.decision === "error") span.setStatus({ code: SpanStatusCode.ERROR, message: "the store did not answer" });
-  span.end();
+  span.end(at);
+}
+
+export interface DecisionSpans {
+  /** Turns the decisions held so far into spans now (before a flush or a shutdown). */
+  drain(): void;
+  /** Unsubscribes, after draining. */
+  stop(): void;
+  /** Decisions dropped because more than `maxPending` waited at once. */
+  readonly dropped: number;
 }
 
 /**
  * Subscribes the spans to the decisions of this process: called once an SDK is
  * registered (otel-sdk.ts, or a library-mode service's own). Without it nothing
- * subscribes, so a node without tracing pays nothing per decision.
+ * subscribes, so a node without tracing pays nothing per decision. With it, the
+ * decision's path pays a clock read and a push; the spans are made after the
+ * answer is sent (setImmediate), from a bounded list whose overflow is counted.
  */
-export function traceDecisions(provider: TracerProvider = trace.getTracerProvider()): () => void {
+export function traceDecisions(provider: TracerProvider = trace.getTracerProvider(), maxPending = 8192): DecisionSpans {
   const tracer = provider.getTracer("weir");
-  return onDecision("spans", (event) => spanDecision(tracer, event));
+  let events: DecisionEvent[] = [];
+  let times: number[] = [];
+  let scheduled = false;
+  let dropped = 0;
+  let reported = 0;
+
+  const drain = () => {
+    scheduled = false;
+    const [held, at] = [events, times];
+    [events, times] = [[], []];
+    for (let i = 0; i < held.length; i++) spanDecision(tracer, held[i]!, at[i]!);
+    if (dropped > reported) {
+      console.warn(`[weir] tracing: ${dropped - reported} decisions got no span (more than ${maxPending} waited at once)`);
+      reported = dropped;
+    }
+  };
+  const unsubscribe = onDecision("spans", (event) => {
+    if (events.length >= maxPending) return void dropped++;
+    events.push(event);
+    times.push(performance.timeOrigin + performance.now());
+    if (!scheduled) {
+      scheduled = true;
+      setImmediate(drain);
+    }
+  });
+  return {
+    drain,
+    stop: () => {
+      unsubscribe();
+      drain();
+    },
+    get dropped() {
+      return dropped;
+    },
+  };
 }
