@@ -44,7 +44,7 @@ export interface RolledSpan {
 }
 
 export interface StatsWindow {
-  kind: StatsKind;
+  kind: StatsKind | "scope";
   /** One subject, or every subject of the kind. */
   subject?: string;
   since: Date;
@@ -84,8 +84,8 @@ function span(w: StatsWindow, table: Rollup["table"] | "stats_minute", from: num
       where subject_kind = ${w.kind}${bySubject} and bucket >= ${new Date(from).toISOString()}::timestamptz${until}`;
 }
 
-/** Rows of the window, from the rollups where they can stand in for minutes (see spans). */
-const windowRows = (w: StatsWindow): SQL => sql.join(spans(w, w.rolled, w.since.getTime(), null), sql`
+/** Rows of the window (up to `until`, or all), from the rollups where they can stand in for minutes (see spans). */
+const windowRows = (w: StatsWindow, until: Date | null = null): SQL => sql.join(spans(w, w.rolled, w.since.getTime(), until?.getTime() ?? null), sql`
     union all
     `);
 
@@ -112,6 +112,21 @@ export async function statsBySubject(db: DbOrTx, w: StatsWindow): Promise<Subjec
   const result = await queryRows<Record<string, unknown>>(db, sql`
     select subject, ${SUMS} from (${windowRows(w)}) r group by subject order by subject`);
   return result.map((row) => ({ subject: String(row.subject), ...toCounters(row) }));
+}
+
+/** Counters per subject over [since, until): a closed span, such as one chart bucket. */
+export async function statsBetween(db: DbOrTx, w: StatsWindow, until: Date): Promise<SubjectRow[]> {
+  const result = await queryRows<Record<string, unknown>>(db, sql`
+    select subject, ${SUMS} from (${windowRows(w, until)}) r group by subject order by subject`);
+  return result.map((row) => ({ subject: String(row.subject), ...toCounters(row) }));
+}
+
+/** Counters per subject and UTC calendar week (from Monday) or month over [since, until), newest period first. */
+export async function statsByPeriod(db: DbOrTx, w: StatsWindow, until: Date, unit: "week" | "month"): Promise<(SubjectRow & { period: Date })[]> {
+  const result = await queryRows<Record<string, unknown>>(db, sql`
+    select date_trunc(${unit}, bucket, 'UTC') as period, subject, ${SUMS} from (${windowRows(w, until)}) r
+    group by 1, 2 order by 1 desc, 2`);
+  return result.map((row) => ({ period: new Date(row.period as string | Date), subject: String(row.subject), ...toCounters(row) }));
 }
 
 /** Subjects with the most duplicates since `since`, most first. */

@@ -1,10 +1,13 @@
-/** Where a chart bucket leads: a service's key browser for that window, or a consumer group's page. */
-export type BucketLink = { kind: "service"; id: string } | { kind: "group"; id: string };
+import { rangeParam } from "./journal-format";
 
+/** What a chart bucket belongs to: one service, consumer group or idempotency scope. */
+export type BucketLink = { kind: "service" | "group" | "scope"; id: string };
+
+/**
+ * Where a chart bucket leads: the decisions the journal kept for that subject in that bucket (for a
+ * duplicate spike, the duplicated keys). The keys' own state cannot say it: a duplicate changes no key.
+ */
 export function bucketHref(link: BucketLink, t: number, stepSeconds: number): string {
-  if (link.kind === "group") return `/groups/${encodeURIComponent(link.id)}`;
-  // Keys whose last change falls in the bucket: the browser's from/to are minute-precise UTC instants.
-  const from = new Date(t).toISOString().slice(0, 16);
-  const to = new Date(t + stepSeconds * 1000).toISOString().slice(0, 16);
-  return `/services/${encodeURIComponent(link.id)}?${new URLSearchParams({ from, to }).toString()}`;
+  const query = { kind: link.kind, subject: link.id, from: rangeParam(t), to: rangeParam(t + stepSeconds * 1000) };
+  return `/decisions?${new URLSearchParams(query).toString()}`;
 }

@@ -1,0 +1,68 @@
+import { decisionCounts, topCallers, topKeys, type DecisionCount } from "@/db/queries/journal";
+import type { DbOrTx } from "@/db/types";
+import { journalConfigFromEnv } from "@/lib/journal/config";
+import type { SearchParams } from "@/lib/validation/console-common";
+import { DEFAULT_INCIDENT_MS } from "@/lib/validation/console-journal";
+import { namedCounts, type CallerCountView, type KeyCountView } from "./journal-bucket";
+import { MODE_OF_KIND, rangeParam, type JournalKind } from "./journal-format";
+import { loadGaps, type GapView } from "./journal-gaps";
+
+export interface IncidentQuery {
+  from: Date;
+  to: Date;
+  kind?: JournalKind;
+  subject?: string;
+}
+
+export interface IncidentView {
+  from: string;
+  to: string;
+  kind: JournalKind | null;
+  subject: string | null;
+  counts: DecisionCount[];
+  keys: KeyCountView[];
+  callers: CallerCountView[];
+  gaps: GapView[];
+  enabled: boolean;
+  retentionMs: number;
+  /** The range starts before the oldest entry the journal keeps: what is older is gone. */
+  beyondRetention: boolean;
+}
+
+/** The incident view's range when none was asked for: the last hour, up to the next whole minute. */
+export function withDefaultRange(params: SearchParams, now = Date.now()): SearchParams {
+  if (params.from !== undefined || params.to !== undefined) return params;
+  const end = Math.ceil(now / 60_000) * 60_000;
+  return { ...params, from: rangeParam(end - DEFAULT_INCIDENT_MS), to: rangeParam(end) };
+}
+
+export const INCIDENT_TOP = 20;
+
+/** Any time range of the journal, for every subject or one: decisions by kind, top keys, top callers and the gaps. */
+export async function loadIncident(db: DbOrTx, q: IncidentQuery, now = Date.now()): Promise<IncidentView> {
+  const range = {
+    fromUs: q.from.getTime() * 1000,
+    toUs: q.to.getTime() * 1000,
+    mode: q.kind ? MODE_OF_KIND[q.kind] : undefined,
+    subject: q.kind ? q.subject : undefined,
+  };
+  const [counts, keys, callers, gaps] = await Promise.all([
+    decisionCounts(db, range),
+    topKeys(db, { ...range, limit: INCIDENT_TOP }),
+    topCallers(db, { ...range, limit: INCIDENT_TOP }),
+    loadGaps(db, { fromUs: range.fromUs, toUs: range.toUs, kind: q.kind, subject: range.subject }),
+  ]);
+  const config = journalConfigFromEnv();
+  return {
+    from: q.from.toISOString(),
+    to: q.to.toISOString(),
+    kind: q.kind ?? null,
+    subject: range.subject ?? null,
+    counts,
+    ...(await namedCounts(db, keys, callers)),
+    gaps,
+    enabled: config.enabled,
+    retentionMs: config.retentionMs,
+    beyondRetention: q.from.getTime() < now - config.retentionMs,
+  };
+}
