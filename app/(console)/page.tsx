@@ -56,7 +56,7 @@ export default async function OverviewPage({ searchParams }: { searchParams: Pro
         </div>
         <p className="small muted">
           {formatCount(total)} checks, {formatPercent(duplicates, total)} duplicates; one bar per {data.stepSeconds / 60} min.{" "}
-          {link ? "Click a bar to open what happened in it." : "Pick one service or group below to open a bar's keys from the chart."}
+          {link ? "Click a bar to open what happened in it." : "Pick one service or group below to open a bar's decisions from the chart."}
         </p>
         <LiveRefresh />
         <DecisionsChart points={data.series} stepSeconds={data.stepSeconds} link={link} />

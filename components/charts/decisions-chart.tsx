@@ -28,7 +28,7 @@ function BucketTooltip({ active, payload, stepSeconds, clickable }: TooltipConte
       <div className="muted">
         {formatCount(point.errors)} errors · {formatCount(point.lateRedeliveries)} late redeliveries
       </div>
-      {clickable ? <div>Click to open the keys of this bucket.</div> : null}
+      {clickable ? <div>Click to open the decisions of this bucket.</div> : null}
     </div>
   );
 }
@@ -37,7 +37,7 @@ function BucketTooltip({ active, payload, stepSeconds, clickable }: TooltipConte
  * Decisions per bucket from the stats rollup: new, changed and duplicates
  * stacked (their sum is the checks, left axis), errors and late redeliveries
  * as lines on their own right axis. With `link`, a click on a bucket opens
- * the key browser (or the group) for that window.
+ * that bucket's decisions (lib/views/bucket-link.ts).
  */
 export function DecisionsChart({
   points,

@@ -5,6 +5,9 @@ import { usePathname } from "next/navigation";
 const LINKS = [
   { href: "/", label: "Overview" },
   { href: "/services", label: "Services & keys" },
+  { href: "/incidents", label: "Incidents" },
+  { href: "/sources", label: "Sources" },
+  { href: "/reports", label: "Reports" },
   { href: "/explain", label: "Explain" },
   { href: "/reset", label: "Reset" },
   { href: "/groups", label: "Consumer groups" },

@@ -12,7 +12,10 @@ import { EmptyState } from "@/components/ui/empty-state";
 import { hrefWith, Pager } from "@/components/ui/pager";
 import { PageHeader } from "@/components/ui/page-header";
 import { StoreUnavailableNotice } from "@/components/ui/store-unavailable";
+import { JournalLevelForm } from "@/components/journal/journal-level-form";
 import { requireConsoleActor } from "@/lib/auth/console-actor";
+import { can } from "@/lib/auth/authorize";
+import { loadJournalLevel } from "@/lib/views/journal-level";
 import { loadIdempotencyBrowse, loadReleaseNotice, RELEASE_ACTION, releaseTarget } from "@/lib/views/idempotency";
 import { withStore } from "@/lib/console/store";
 import { param, type SearchParams } from "@/lib/validation/console-common";
@@ -42,6 +45,7 @@ export default async function IdempotencyPage({ searchParams }: { searchParams: 
   const release = param(params.release);
   const noticed = typeof release === "string" && scope && known ? await withStore((db) => loadReleaseNotice(db, { auditId: release, scope, actorId: actor.id })) : null;
   const released = noticed?.ok ? noticed.data : null;
+  const journal = scope && known ? await withStore((db) => loadJournalLevel(db, "scope", scope)) : null;
   const scopeErrors = fieldErrors.scope ?? (scope !== null && !known ? [`There is no idempotency scope named “${scope}”.`] : undefined);
   const invalid = Boolean(scopeErrors) || Object.keys(fieldErrors).length > 0;
   return (
@@ -145,6 +149,9 @@ export default async function IdempotencyPage({ searchParams }: { searchParams: 
             prevHref={prevCursor ? hrefWith("/idempotency", { scope, status, before: prevCursor }) : null}
             nextHref={nextCursor ? hrefWith("/idempotency", { scope, status, after: nextCursor }) : null}
           />
+          {journal?.ok && scope ? (
+            <JournalLevelForm kind="scope" subject={scope} level={journal.data.level} enabled={journal.data.enabled} editable={can(actor, "operate", { kind: "idempotencyScopes", id: scope })} />
+          ) : null}
         </>
       )}
     </>

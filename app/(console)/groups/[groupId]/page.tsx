@@ -13,6 +13,12 @@ import { loadGroupRecordCount } from "@/lib/views/counts";
 import { withStore } from "@/lib/console/store";
 import { consumerGroupIdSchema } from "@/lib/validation/window";
 import { param, type SearchParams } from "@/lib/validation/console-common";
+import { JournalLevelForm } from "@/components/journal/journal-level-form";
+import { KeyTimeline } from "@/components/journal/key-timeline";
+import { hrefWith } from "@/components/ui/pager";
+import { loadJournalLevel } from "@/lib/views/journal-level";
+import { loadKeyTimeline } from "@/lib/views/journal-timeline";
+import { timelineBeforeSchema } from "@/lib/validation/console-journal";
 import { ClaimLookup } from "./claim-lookup";
 import { TtlEditor } from "./ttl-editor";
 
@@ -23,13 +29,25 @@ export default async function GroupPage({ params, searchParams }: { params: Prom
   const actor = await requireConsoleActor("read");
   const id = consumerGroupIdSchema.safeParse((await params).groupId);
   if (!id.success) notFound();
-  const rawClaim = param((await searchParams).claim);
+  const query = await searchParams;
+  const rawClaim = param(query.claim);
   const claimQuery = typeof rawClaim === "string" ? rawClaim.slice(0, 512) : "";
+  const before = timelineBeforeSchema.safeParse(query.before).data;
   const loaded = await withStore((db) => loadGroup(db, id.data, { claimId: claimQuery || undefined }));
   if (!loaded.ok) return <StoreUnavailableNotice />;
   if (!loaded.data) notFound();
   const { group, history, claim } = loaded.data;
-  const records = await withStore((db) => loadGroupRecordCount(db, group.id));
+  const [records, journal] = await Promise.all([
+    withStore((db) => loadGroupRecordCount(db, group.id)),
+    withStore((db) =>
+      Promise.all([
+        loadJournalLevel(db, "group", group.id),
+        claimQuery ? loadKeyTimeline(db, { mode: "window", subject: group.id, key: claimQuery, before }) : Promise.resolve(null),
+      ]),
+    ),
+  ]);
+  const [level, timeline] = journal.ok ? journal.data : [null, null];
+  const claimHref = (extra: { before?: number }) => `${hrefWith(`/groups/${group.id}`, { claim: claimQuery, ...extra })}#key-decisions`;
   const stats = [
     ["TTL", `${formatDuration(group.ttlSeconds)}${group.configured ? "" : " (default)"}${group.slide ? ", sliding" : ""}`],
     ["Grace for late redeliveries", formatDuration(group.graceSeconds)],
@@ -43,7 +61,12 @@ export default async function GroupPage({ params, searchParams }: { params: Prom
     <>
       <PageHeader
         title={group.id}
-        description={<>Consumer group · <Link href={`/?kind=group&subject=${group.id}`}>chart</Link></>}
+        description={
+          <>
+            Consumer group · <Link href={`/?kind=group&subject=${group.id}`}>chart</Link> ·{" "}
+            <Link href={hrefWith("/sources", { kind: "group", subject: group.id })}>sources of duplicates</Link>
+          </>
+        }
         actions={can(actor, "operate") ? <Link className="button" href={`/reset?kind=window&subject=${group.id}&mode=filter`}>Reset records…</Link> : null}
       />
       <div className="stats" data-testid="group-stats">
@@ -55,7 +78,9 @@ export default async function GroupPage({ params, searchParams }: { params: Prom
         ))}
       </div>
       <ClaimLookup groupId={group.id} query={claimQuery} claim={claim} />
+      {timeline ? <KeyTimeline timeline={timeline} olderHref={(older) => claimHref({ before: older })} newestHref={before === undefined ? null : claimHref({})} /> : null}
       {can(actor, "operate") ? <TtlEditor consumerGroup={group.id} currentTtlSeconds={group.ttlSeconds} currentSlide={group.slide} /> : null}
+      {level ? <JournalLevelForm kind="group" subject={group.id} level={level.level} enabled={level.enabled} editable={can(actor, "operate", { kind: "consumerGroups", id: group.id })} /> : null}
       <section className="panel">
         <h2>TTL history</h2>
         {history.length === 0 ? (

@@ -13,7 +13,10 @@ import { PageHeader } from "@/components/ui/page-header";
 import { StoreUnavailableNotice } from "@/components/ui/store-unavailable";
 import { requireConsoleActor } from "@/lib/auth/console-actor";
 import { can } from "@/lib/auth/authorize";
+import { KeyTimeline } from "@/components/journal/key-timeline";
 import { loadIdempotencyKey } from "@/lib/views/idempotency";
+import { loadKeyTimeline } from "@/lib/views/journal-timeline";
+import { timelineBeforeSchema } from "@/lib/validation/console-journal";
 import { withStore } from "@/lib/console/store";
 import { param, type SearchParams } from "@/lib/validation/console-common";
 import { idempotencyKeySchema, scopeIdSchema } from "@/lib/validation/idempotency";
@@ -28,10 +31,37 @@ export default async function IdempotencyKeyPage({ searchParams }: { searchParam
   const scope = scopeIdSchema.safeParse(param(query.scope));
   const key = idempotencyKeySchema.safeParse(param(query.key));
   if (!scope.success || !key.success) notFound();
-  const loaded = await withStore((db) => loadIdempotencyKey(db, scope.data, key.data));
+  const before = timelineBeforeSchema.safeParse(query.before).data;
+  const loaded = await withStore((db) =>
+    Promise.all([loadIdempotencyKey(db, scope.data, key.data), loadKeyTimeline(db, { mode: "idempotency", subject: scope.data, key: key.data, before })]),
+  );
   if (!loaded.ok) return <StoreUnavailableNotice />;
-  if (!loaded.data) notFound();
-  const k = loaded.data;
+  const [k, timeline] = loaded.data;
+  const keyHref = (extra: { before?: number }) => `${hrefWith("/idempotency/key", { scope: scope.data, key: key.data, ...extra })}#key-decisions`;
+  const decisions = <KeyTimeline timeline={timeline} olderHref={(older) => keyHref({ before: older })} newestHref={before === undefined ? null : keyHref({})} />;
+  const title = (
+    <span className="break">
+      <VisibleText text={key.data} /> <CopyButton value={key.data} label="key" />
+    </span>
+  );
+  if (!k) {
+    // Expired or released and gone, but the journal remembers what was answered.
+    if (timeline.entries.length === 0 && before === undefined) notFound();
+    return (
+      <>
+        <PageHeader
+          title={title}
+          description={
+            <>
+              Scope <Link href={hrefWith("/idempotency", { scope: scope.data })}>{scope.data}</Link>: the key is not stored now (expired, or never stored); its
+              answers are below.
+            </>
+          }
+        />
+        {decisions}
+      </>
+    );
+  }
   const rows: [string, ReactNode][] = [
     ["Attempt", String(k.attempt)],
     [
@@ -47,11 +77,7 @@ export default async function IdempotencyKeyPage({ searchParams }: { searchParam
   return (
     <>
       <PageHeader
-        title={
-          <span className="break">
-            <VisibleText text={k.key} /> <CopyButton value={k.key} label="key" />
-          </span>
-        }
+        title={title}
         description={
           <>
             Scope <Link href={hrefWith("/idempotency", { scope: k.scope })}>{k.scope}</Link> · <Badge tone={k.state} />
@@ -75,6 +101,7 @@ export default async function IdempotencyKeyPage({ searchParams }: { searchParam
           <ReleaseKey scope={k.scope} idempotencyKey={k.key} attempt={k.attempt} stuck={k.state === "stuck"} />
         ) : null
       ) : null}
+      {decisions}
       <section className="panel">
         <h2>Stored response</h2>
         {k.responseBody === null ? (

@@ -11,7 +11,10 @@ import { PageHeader } from "@/components/ui/page-header";
 import { StoreUnavailableNotice } from "@/components/ui/store-unavailable";
 import { requireConsoleActor } from "@/lib/auth/console-actor";
 import { can } from "@/lib/auth/authorize";
+import { KeyTimeline } from "@/components/journal/key-timeline";
 import { loadKeyDetail } from "@/lib/views/key-detail";
+import { loadKeyTimeline } from "@/lib/views/journal-timeline";
+import { timelineBeforeSchema } from "@/lib/validation/console-journal";
 import { withStore } from "@/lib/console/store";
 import { param, type SearchParams } from "@/lib/validation/console-common";
 import { keyRefSchema } from "@/lib/validation/console-keys";
@@ -39,18 +42,46 @@ export default async function KeyDetailPage({
   if (!ref.success) notFound();
   const { serviceId, messageId } = ref.data;
   const compare = { from: versionParam(query.from), to: versionParam(query.to) };
-  const loaded = await withStore((db) => loadKeyDetail(db, serviceId, messageId, compare));
+  const before = timelineBeforeSchema.safeParse(query.before).data;
+  const loaded = await withStore(async (db) =>
+    Promise.all([loadKeyDetail(db, serviceId, messageId, compare), loadKeyTimeline(db, { mode: "last_seen", subject: serviceId, key: messageId, before })]),
+  );
   if (!loaded.ok) return <StoreUnavailableNotice />;
-  if (!loaded.data) notFound();
-  const { service, state, versions, diff } = loaded.data;
+  const [detail, timeline] = loaded.data;
+  const decisions = (
+    <KeyTimeline
+      timeline={timeline}
+      olderHref={(older) => `${hrefWith(`/services/${serviceId}/key`, { id: messageId, before: older })}#key-decisions`}
+      newestHref={before === undefined ? null : `${hrefWith(`/services/${serviceId}/key`, { id: messageId })}#key-decisions`}
+    />
+  );
+  const title = (
+    <span className="break">
+      <VisibleText text={messageId} /> <CopyButton value={messageId} label="message id" />
+    </span>
+  );
+  if (!detail) {
+    // No state now (reset, or never stored), but the journal remembers what was answered.
+    if (timeline.entries.length === 0 && before === undefined) notFound();
+    return (
+      <>
+        <PageHeader
+          title={title}
+          description={
+            <>
+              Key of <Link href={`/services/${serviceId}`}>{serviceId}</Link>: no state is stored for it now (reset, or never stored); its answers are below.
+            </>
+          }
+        />
+        {decisions}
+      </>
+    );
+  }
+  const { service, state, versions, diff } = detail;
   return (
     <>
       <PageHeader
-        title={
-          <span className="break">
-            <VisibleText text={state.messageId} /> <CopyButton value={state.messageId} label="message id" />
-          </span>
-        }
+        title={title}
         description={
           <>
             Key of{" "}
@@ -97,7 +128,8 @@ export default async function KeyDetailPage({
           </div>
         </div>
       </div>
-      <section className="panel" style={{ marginTop: "1rem" }} aria-labelledby="what-is-hashed">
+      {decisions}
+      <section className="panel" aria-labelledby="what-is-hashed">
         <h2 id="what-is-hashed">What is hashed</h2>
         <p className="small">
           {service.includedPaths.length === 0 ? (

@@ -9,6 +9,8 @@ import { can } from "@/lib/auth/authorize";
 import { withStore } from "@/lib/console/store";
 import { serviceIdSchema } from "@/lib/validation/common";
 import { loadServiceSettings } from "@/lib/views/service-settings";
+import { JournalLevelForm } from "@/components/journal/journal-level-form";
+import { loadJournalLevel } from "@/lib/views/journal-level";
 import { SettingsForm } from "./settings-form";
 
 export const dynamic = "force-dynamic";
@@ -29,10 +31,10 @@ export default async function ServiceSettingsPage({ params }: { params: Promise<
       </>
     );
   }
-  const loaded = await withStore((db) => loadServiceSettings(db, id));
+  const loaded = await withStore((db) => Promise.all([loadServiceSettings(db, id), loadJournalLevel(db, "service", id)]));
   if (!loaded.ok) return <StoreUnavailableNotice />;
-  if (!loaded.data) notFound();
-  const service = loaded.data;
+  const [service, journal] = loaded.data;
+  if (!service) notFound();
   return (
     <>
       <PageHeader
@@ -48,6 +50,7 @@ export default async function ServiceSettingsPage({ params }: { params: Promise<
         }
       />
       <SettingsForm service={service} />
+      <JournalLevelForm kind="service" subject={service.id} level={journal.level} enabled={journal.enabled} editable={can(actor, "operate", { kind: "services", id: service.id })} />
     </>
   );
 }

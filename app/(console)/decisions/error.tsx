@@ -1,0 +1,4 @@
+"use client";
+import { RouteError } from "@/components/ui/route-error";
+
+export default RouteError;

@@ -1,0 +1,54 @@
+import Link from "next/link";
+import { VisibleText } from "@/components/ui/visible-text";
+import { formatCount } from "@/lib/views/format";
+import type { KeyCountView } from "@/lib/views/journal-bucket";
+import { formatMicros } from "@/lib/views/journal-format";
+import { CallerName } from "./caller-name";
+
+/** Keys with the most entries in a range: each a link to its timeline, with first and last time and who sent it. */
+export function KeyCounts({ keys, showSubject = false, noun = "Entries", testId = "top-keys" }: { keys: KeyCountView[]; showSubject?: boolean; noun?: string; testId?: string }) {
+  return (
+    <div className="table-wrap">
+      <table className="small" data-testid={testId}>
+        <thead>
+          <tr>
+            <th>Key</th>
+            {showSubject ? <th>Subject</th> : null}
+            <th className="num">{noun}</th>
+            <th>First (UTC)</th>
+            <th>Last (UTC)</th>
+            <th>Callers</th>
+          </tr>
+        </thead>
+        <tbody>
+          {keys.map((k) => (
+            <tr key={`${k.mode}:${k.subject}:${k.key}`}>
+              <td className="break">
+                <Link href={k.href}>
+                  <VisibleText text={k.key} />
+                </Link>
+              </td>
+              {showSubject ? <td className="break">{k.subject}</td> : null}
+              <td className="num">{formatCount(k.count)}</td>
+              <td className="mono">{formatMicros(k.firstAt)}</td>
+              <td className="mono">{formatMicros(k.lastAt)}</td>
+              <td>
+                {k.callers.length === 0 ? (
+                  <span className="muted">none recorded</span>
+                ) : (
+                  <ul className="plain">
+                    {k.callers.map((c) => (
+                      <li key={c.id}>
+                        <CallerName caller={c} />
+                      </li>
+                    ))}
+                  </ul>
+                )}
+              </td>
+            </tr>
+          ))}
+        </tbody>
+      </table>
+    </div>
+  );
+}

@@ -1,0 +1,55 @@
+import { Badge } from "@/components/ui/badge";
+import { VisibleText } from "@/components/ui/visible-text";
+import { formatMicros, type JournalModeName } from "@/lib/views/journal-format";
+import type { TimelineEntry } from "@/lib/views/journal-timeline";
+import { CallerName } from "./caller-name";
+
+/** What a decision's version and matched time mean in each mode. */
+const COLUMNS: Record<JournalModeName, { version: string; matched: string }> = {
+  last_seen: { version: "Version", matched: "Matched version accepted" },
+  window: { version: "Version", matched: "Window started" },
+  idempotency: { version: "Attempt", matched: "Started or completed" },
+};
+
+/** A key's answers, newest first: when (to the microsecond, UTC), what, for whom, and how to find the request. */
+export function TimelineTable({ mode, entries }: { mode: JournalModeName; entries: TimelineEntry[] }) {
+  const columns = COLUMNS[mode];
+  return (
+    <div className="table-wrap">
+      <table className="small" data-testid="key-timeline">
+        <thead>
+          <tr>
+            <th>When (UTC)</th>
+            <th>Decision</th>
+            <th className="num">{columns.version}</th>
+            <th>{columns.matched}</th>
+            <th>Caller</th>
+            <th>Request id</th>
+            <th>Trace id</th>
+          </tr>
+        </thead>
+        <tbody>
+          {entries.map((e) => (
+            <tr key={`${e.atUs}`}>
+              <td className="mono">
+                <time dateTime={e.at}>{formatMicros(e.at)}</time>
+              </td>
+              <td>
+                <Badge tone={e.decision} />
+              </td>
+              <td className="num">{e.version ?? "–"}</td>
+              <td className="mono">{e.matchedAt ? <time dateTime={e.matchedAt}>{formatMicros(e.matchedAt)}</time> : "–"}</td>
+              <td>
+                <CallerName caller={e.caller} />
+              </td>
+              <td className="mono break">{e.requestId ? <VisibleText text={e.requestId} /> : "–"}</td>
+              <td className="mono break">
+                {e.traceId === null ? "–" : e.traceHref ? <a href={e.traceHref} rel="noreferrer" target="_blank">{e.traceId}</a> : e.traceId}
+              </td>
+            </tr>
+          ))}
+        </tbody>
+      </table>
+    </div>
+  );
+}
