@@ -2,12 +2,14 @@ import { randomBytes } from "node:crypto";
 import http from "node:http";
 import type { AddressInfo } from "node:net";
 import { gunzipSync } from "node:zlib";
-import { trace } from "@opentelemetry/api";
+import { AsyncLocalStorage } from "node:async_hooks";
+import { ROOT_CONTEXT, context, trace, type Context, type ContextManager } from "@opentelemetry/api";
 import { BasicTracerProvider, InMemorySpanExporter, SimpleSpanProcessor } from "@opentelemetry/sdk-trace-base";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startTestApi, type TestApi } from "@/test/api-server";
 import { createService, uniqueId } from "@/test/factories";
 import { createTestDatabase, type TestDatabase } from "@/test/test-db";
+import { check } from "@/lib/dedup/last-seen/check";
 import { decided } from "./decisions";
 import { startTracing, tracingConfigFromEnv, type Tracing } from "./otel-sdk";
 import { traceDecisions } from "./spans";
@@ -97,7 +99,43 @@ describe("tracing configuration", () => {
   });
 });
 
+/** What a service's SDK registers (AsyncLocalStorage), in a few lines: the active span follows its awaits. */
+class AsyncContext implements ContextManager {
+  private readonly store = new AsyncLocalStorage<Context>();
+  active = () => this.store.getStore() ?? ROOT_CONTEXT;
+  with = <A extends unknown[], F extends (...args: A) => ReturnType<F>>(ctx: Context, fn: F, thisArg?: ThisParameterType<F>, ...args: A) =>
+    this.store.run(ctx, () => fn.call(thisArg, ...args));
+  bind = <T>(_ctx: Context, target: T) => target;
+  enable = () => this;
+  disable = () => {
+    this.store.disable();
+    return this;
+  };
+}
+
 describe("the spans' own buffer", () => {
+  it("in library mode, puts a decision under the caller's active span", async () => {
+    const exporter = new InMemorySpanExporter();
+    const provider = new BasicTracerProvider({ spanProcessors: [new SimpleSpanProcessor(exporter)] });
+    context.setGlobalContextManager(new AsyncContext());
+    const spans = traceDecisions(provider);
+    try {
+      const serviceId = await createService(store.db);
+      const job = provider.getTracer("billing-worker").startSpan("handle order");
+      await context.with(trace.setSpan(ROOT_CONTEXT, job), () => check(store.db, { serviceId, messageId: "L-1", payload: 1, origin: { caller: "billing-worker" } }));
+      job.end();
+      spans.drain();
+      const [decision] = exporter.getFinishedSpans().filter((s) => s.name === "weir.check");
+      expect(decision!.spanContext().traceId).toBe(job.spanContext().traceId);
+      expect(decision!.parentSpanContext?.spanId).toBe(job.spanContext().spanId);
+      expect(decision!.attributes).toMatchObject({ "weir.caller": "billing-worker", "weir.key": "L-1", "weir.decision": "new" });
+    } finally {
+      spans.stop();
+      context.disable();
+      await provider.shutdown();
+    }
+  });
+
   it("makes the spans after the answer, and counts what overflows a burst instead of holding it", async () => {
     const exporter = new InMemorySpanExporter();
     const provider = new BasicTracerProvider({ spanProcessors: [new SimpleSpanProcessor(exporter)] });

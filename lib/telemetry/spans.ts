@@ -31,20 +31,15 @@ const MAX_KEY_CHARS = 512;
 let lastHeader: string | undefined;
 let lastParent: Context = ROOT_CONTEXT;
 
-function parentOf(header: string | undefined): Context {
-  // Without a header, the caller's active span (library mode with a context manager), else a new trace.
-  if (header === undefined) return context.active();
-  if (header === lastHeader) return lastParent;
-  const parsed = parseTraceparent(header);
-  lastHeader = header;
-  lastParent = parsed
-    ? trace.setSpanContext(ROOT_CONTEXT, {
-        traceId: parsed.traceId,
-        spanId: parsed.parentSpanId,
-        traceFlags: parsed.sampled ? TraceFlags.SAMPLED : TraceFlags.NONE,
-        isRemote: true,
-      })
-    : context.active();
+function parentOf(header: string | undefined, active: Context): Context {
+  if (header === undefined) return active;
+  if (header !== lastHeader) {
+    const parsed = parseTraceparent(header);
+    if (!parsed) return active;
+    lastHeader = header;
+    const flags = parsed.sampled ? TraceFlags.SAMPLED : TraceFlags.NONE;
+    lastParent = trace.setSpanContext(ROOT_CONTEXT, { traceId: parsed.traceId, spanId: parsed.parentSpanId, traceFlags: flags, isRemote: true });
+  }
   return lastParent;
 }
 
@@ -61,11 +56,13 @@ function attributesOf(event: DecisionEvent): Attributes {
 /**
  * The span of one answer, an instant at `at` (epoch ms): it marks the answer inside
  * the caller's trace (SERVER under a remote traceparent), it does not time the statement.
+ * Without a traceparent, the parent is `active`: the caller's span in library mode
+ * under a context manager, else none (a new trace).
  */
-export function spanDecision(tracer: Tracer, event: DecisionEvent, at: number): void {
+export function spanDecision(tracer: Tracer, event: DecisionEvent, at: number, active: Context = ROOT_CONTEXT): void {
   const header = event.origin?.traceparent;
   const kind = header === undefined ? SpanKind.INTERNAL : SpanKind.SERVER;
-  const span = tracer.startSpan(SPAN_NAMES[event.mode], { kind, attributes: attributesOf(event), startTime: at }, parentOf(header));
+  const span = tracer.startSpan(SPAN_NAMES[event.mode], { kind, attributes: attributesOf(event), startTime: at }, parentOf(header, active));
   if (event.decision === "error") span.setStatus({ code: SpanStatusCode.ERROR, message: "the store did not answer" });
   span.end(at);
 }
@@ -83,22 +80,23 @@ export interface DecisionSpans {
  * Subscribes the spans to the decisions of this process: called once an SDK is
  * registered (otel-sdk.ts, or a library-mode service's own). Without it nothing
  * subscribes, so a node without tracing pays nothing per decision. With it, the
- * decision's path pays a clock read and a push; the spans are made after the
+ * decision's path pays a clock read, the active context and a push; the spans are made after the
  * answer is sent (setImmediate), from a bounded list whose overflow is counted.
  */
 export function traceDecisions(provider: TracerProvider = trace.getTracerProvider(), maxPending = 8192): DecisionSpans {
   const tracer = provider.getTracer("weir");
   let events: DecisionEvent[] = [];
   let times: number[] = [];
+  let actives: Context[] = [];
   let scheduled = false;
   let dropped = 0;
   let reported = 0;
 
   const drain = () => {
     scheduled = false;
-    const [held, at] = [events, times];
-    [events, times] = [[], []];
-    for (let i = 0; i < held.length; i++) spanDecision(tracer, held[i]!, at[i]!);
+    const [held, at, parents] = [events, times, actives];
+    [events, times, actives] = [[], [], []];
+    for (let i = 0; i < held.length; i++) spanDecision(tracer, held[i]!, at[i]!, parents[i]);
     if (dropped > reported) {
       console.warn(`[weir] tracing: ${dropped - reported} decisions got no span (more than ${maxPending} waited at once)`);
       reported = dropped;
@@ -108,6 +106,8 @@ export function traceDecisions(provider: TracerProvider = trace.getTracerProvide
     if (events.length >= maxPending) return void dropped++;
     events.push(event);
     times.push(performance.timeOrigin + performance.now());
+    // Read now: by the time the span is made, the caller's context is gone.
+    actives.push(context.active());
     if (!scheduled) {
       scheduled = true;
       setImmediate(drain);
