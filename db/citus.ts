@@ -1,3 +1,4 @@
+import { JOURNAL_APPEND_FUNCTION } from "./queries/journal-append-sql";
 import type { DbOrTx } from "./types";
 
 interface Queryable {
@@ -26,6 +27,11 @@ export const DISTRIBUTED_TABLES: readonly { table: string; column: string }[] = 
   { table: "stats_minute", column: "subject" },
   { table: "stats_hour", column: "subject" },
   { table: "stats_quarter", column: "subject" },
+  // By key, beside last_seen: one key's timeline reads one shard. Its daily partitions, made later
+  // by CREATE TABLE ... PARTITION OF on the coordinator, are distributed and co-located by Citus.
+  { table: "journal", column: "key" },
+  // Dropped-entry counts go by subject, like the stats: a subject's gaps read one shard.
+  { table: "journal_gaps", column: "subject" },
 ];
 
 /** In foreign-key order: a referenced table becomes a reference table before the tables that point to it. */
@@ -45,16 +51,25 @@ export const REFERENCE_TABLES: readonly string[] = [
   "ttl_changes",
   "reset_batches",
   "stats_rollup",
+  // Read by every node's journal writer on each refresh of the levels.
+  "journal_settings",
 ];
 
-/** The one-key decision functions, each run beside the shard of its key (by message id, or idempotency key). */
+/** The one-key functions (the decisions, the journal's append of one shard), each run beside the shard of its key. */
 export const DISTRIBUTED_FUNCTIONS: readonly { signature: string; argument: string; colocateWith: string }[] = [
   { signature: "weir_last_seen_decide_v3(text, text, bytea, int, text, int, bytea, int)", argument: "p_message_id", colocateWith: "last_seen" },
   { signature: "weir_last_seen_decide_v4(text, text, bytea, int, text, int, bytea, int, boolean)", argument: "p_message_id", colocateWith: "last_seen" },
   { signature: "weir_window_claim_v2(text, text, int)", argument: "p_message_id", colocateWith: "window_records" },
   { signature: "weir_window_release(text, text, int, timestamp with time zone, timestamp with time zone)", argument: "p_message_id", colocateWith: "window_records" },
   { signature: "weir_idempotency_begin(text, text, bytea, int, int)", argument: "p_key", colocateWith: "idempotency_keys" },
+  { signature: JOURNAL_APPEND_FUNCTION.signature, argument: "p_key", colocateWith: "journal" },
 ];
+
+/**
+ * Functions only Citus needs, made here rather than by a migration: on plain PostgreSQL their
+ * statement runs as it is. A changed body takes a new name, like the migrations' functions.
+ */
+export const CITUS_ONLY_FUNCTIONS: readonly { signature: string; create: string }[] = [JOURNAL_APPEND_FUNCTION];
 
 const HAS_CITUS = "select exists (select 1 from pg_extension where extname = 'citus') as citus";
 
@@ -83,6 +98,10 @@ export async function distributeForCitus(client: Queryable): Promise<void> {
     if (done.has(table)) continue;
     const colocate = table === first!.table ? "default" : first!.table;
     await client.query("select create_distributed_table($1, $2, colocate_with => $3)", [table, column, colocate]);
+  }
+  for (const { signature, create } of CITUS_ONLY_FUNCTIONS) {
+    const { rows: found } = await client.query("select to_regprocedure($1) is not null as found", [signature]);
+    if (!(found[0] as { found: boolean }).found) await client.query(create);
   }
   const { rows: functions } = await client.query(
     "select oid::regprocedure::text as signature from pg_dist_object o join pg_proc p on o.objid = p.oid where o.distribution_argument_index is not null",

@@ -1,6 +1,7 @@
 import { isCitus } from "@/db/citus";
 import { runRaw } from "@/db/raw";
 import type { DbOrTx } from "@/db/types";
+import { APPEND_SQL } from "./journal-append-sql";
 
 export type JournalMode = "last_seen" | "window" | "idempotency";
 
@@ -20,14 +21,6 @@ export interface JournalEntry {
   traceId: string | null;
 }
 
-// Column arrays, not a row per parameter: one plan for any batch size. `at` travels as integer
-// microseconds so that no float rounding moves an entry.
-const APPEND_SQL = `
-insert into journal (at, mode, subject, key, decision, version, matched_at, hash_version, caller, request_id, trace_id)
-select timestamptz 'epoch' + u.a * interval '1 microsecond', u.m, u.s, u.k, u.d, u.v, u.ma, u.hv, u.c, u.r, u.t
-from unnest($1::int8[], $2::text[], $3::text[], $4::text[], $5::text[], $6::int8[], $7::timestamptz[], $8::int4[], $9::text[], $10::text[], $11::text[])
-  as u(a, m, s, k, d, v, ma, hv, c, r, t)`;
-
 function columnsOf(entries: readonly JournalEntry[]): unknown[][] {
   const columns: unknown[][] = [[], [], [], [], [], [], [], [], [], [], []];
   for (const e of entries) {
@@ -46,12 +39,11 @@ function columnsOf(entries: readonly JournalEntry[]): unknown[][] {
   return columns;
 }
 
+const APPEND_ON_SHARD_SQL = "select weir_journal_append_v1($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12)";
+
 const SHARD_OF_SQL = "select get_shard_id_for_distribution_column('journal', k) as shard from unnest($1::text[]) with ordinality as u(k, i) order by i";
 
-/**
- * On Citus one statement per shard: a statement that writes several shards commits with
- * two-phase commit, and the journal's appends run every second on every node.
- */
+/** Groups entries by the shard of their key, in their order. */
 async function byShard(db: DbOrTx, entries: readonly JournalEntry[]): Promise<JournalEntry[][]> {
   const rows = await runRaw<{ shard: string }>(db, { name: "weir_journal_shards_v1", text: SHARD_OF_SQL, values: [entries.map((e) => e.key)] });
   const groups = new Map<string, JournalEntry[]>();
@@ -63,11 +55,25 @@ async function byShard(db: DbOrTx, entries: readonly JournalEntry[]): Promise<Jo
   return [...groups.values()];
 }
 
-/** Appends entries (their days' partitions must exist: see ensureJournalPartitions). */
+/**
+ * On Citus one call of weir_journal_append_v1 per shard, run on the worker holding it: a local write,
+ * no two-phase commit. The append statement itself is an INSERT ... SELECT there, pulled to the
+ * coordinator and copied to its shards with two-phase commit, every second on every node.
+ */
+async function appendByShard(db: DbOrTx, entries: readonly JournalEntry[]): Promise<void> {
+  for (const group of await byShard(db, entries)) {
+    await runRaw(db, { name: "weir_journal_append_shard_v1", text: APPEND_ON_SHARD_SQL, values: [...columnsOf(group), group[0]!.key] });
+  }
+}
+
+/**
+ * Appends entries (their days' partitions must exist: see createJournalPartitions). On Citus, `db`
+ * should be a pool: inside a transaction the per-shard call is not sent to its worker.
+ */
 export async function appendJournal(db: DbOrTx, entries: readonly JournalEntry[]): Promise<void> {
   if (entries.length === 0) return;
-  const groups = (await isCitus(db)) ? await byShard(db, entries) : [entries];
-  for (const group of groups) await runRaw(db, { name: "weir_journal_append_v1", text: APPEND_SQL, values: columnsOf(group) });
+  if (await isCitus(db)) await appendByShard(db, entries);
+  else await runRaw(db, { name: "weir_journal_append_v1", text: APPEND_SQL, values: columnsOf(entries) });
 }
 
 export interface GapRow {
@@ -82,14 +88,27 @@ insert into journal_gaps as g (subject_kind, subject, minute, dropped)
 select * from unnest($1::text[], $2::text[], $3::timestamptz[], $4::int8[])
 on conflict (subject_kind, subject, minute) do update set dropped = g.dropped + excluded.dropped`;
 
-/** Adds dropped counts to the gaps (one statement per subject on Citus, where gaps are distributed by subject). */
+const gapsValuesSql = (rows: number) => `
+insert into journal_gaps as g (subject_kind, subject, minute, dropped)
+values ${Array.from({ length: rows }, (_, i) => `($${4 * i + 1}::text, $${4 * i + 2}::text, $${4 * i + 3}::timestamptz, $${4 * i + 4}::int8)`).join(", ")}
+on conflict (subject_kind, subject, minute) do update set dropped = g.dropped + excluded.dropped`;
+
+/**
+ * Adds dropped counts to the gaps. On Citus, where gaps are distributed by subject, one
+ * `insert ... values` per subject: a router insert, committed on one worker.
+ */
 export async function recordJournalGaps(db: DbOrTx, gaps: readonly GapRow[]): Promise<void> {
   if (gaps.length === 0) return;
-  const groups = new Map<string, GapRow[]>();
-  if (await isCitus(db)) for (const gap of gaps) groups.set(gap.subject, [...(groups.get(gap.subject) ?? []), gap]);
-  else groups.set("", [...gaps]);
-  for (const group of groups.values()) {
-    const values = [group.map((g) => g.kind), group.map((g) => g.subject), group.map((g) => new Date(g.minute)), group.map((g) => g.dropped)];
+  if (!(await isCitus(db))) {
+    const values = [gaps.map((g) => g.kind), gaps.map((g) => g.subject), gaps.map((g) => new Date(g.minute)), gaps.map((g) => g.dropped)];
     await runRaw(db, { name: "weir_journal_gaps_v1", text: GAPS_SQL, values });
+    return;
+  }
+  const groups = new Map<string, GapRow[]>();
+  for (const gap of gaps) groups.set(gap.subject, [...(groups.get(gap.subject) ?? []), gap]);
+  for (const group of groups.values()) {
+    // A node holds at most 10,000 gap rows (lib/journal/buffer.ts): 40,000 parameters, under a statement's 65,535.
+    const values = group.flatMap((g) => [g.kind, g.subject, new Date(g.minute), g.dropped]);
+    await runRaw(db, { name: "", text: gapsValuesSql(group.length), values });
   }
 }

@@ -1,4 +1,8 @@
 import { beforeAll, describe, expect, it } from "vitest";
+import { journalGaps, keyTimeline } from "@/db/queries/journal";
+import { appendJournal, recordJournalGaps } from "@/db/queries/journal-append";
+import { createJournalPartitions, dayStart } from "@/db/queries/journal-partitions";
+import { listJournalSettings } from "@/db/queries/journal-settings";
 import { SYSTEM_ACTOR } from "@/lib/auth/actor";
 import { begin } from "@/lib/dedup/idempotency/begin";
 import { complete } from "@/lib/dedup/idempotency/complete";
@@ -6,6 +10,7 @@ import { release } from "@/lib/dedup/idempotency/release";
 import { check, checkMany } from "@/lib/dedup/last-seen/check";
 import { revertStatements } from "@/lib/dedup/last-seen/revert";
 import { claim, claimMany } from "@/lib/dedup/window/claim";
+import { nowMicros } from "@/lib/journal/clock";
 import { saveService } from "@/lib/services/save-service";
 import { createService } from "@/test/factories";
 import { createTestDatabase, type TestDatabase } from "./citus-test-db";
@@ -111,6 +116,56 @@ describe("every hot statement is a router plan on Citus (one task, one shard)", 
       "weir_idempotency_begin_one_v1",
       "weir_idempotency_begin_one_v1",
     ]);
+  });
+});
+
+describe("the journal's statements on Citus", () => {
+  const entry = (key: string, atUs: number) => ({
+    atUs,
+    mode: "last_seen" as const,
+    subject: "svc-journal",
+    key,
+    decision: "duplicate",
+    version: 1,
+    matchedAt: new Date(),
+    hashVersion: 1,
+    caller: "producer",
+    requestId: "req-1",
+    traceId: null,
+  });
+
+  it("a key's timeline, first page and next, reads one shard", async () => {
+    const at = nowMicros();
+    await createJournalPartitions(store.db, [dayStart(at / 1000)]);
+    await appendJournal(store.db, [entry("T-1", at), entry("T-1", at + 1), entry("T-2", at + 2)]);
+    const { db, sent } = recordingDb(store.pool!);
+    const first = await keyTimeline(db, { mode: "last_seen", subject: "svc-journal", key: "T-1", limit: 1 });
+    const next = await keyTimeline(db, { mode: "last_seen", subject: "svc-journal", key: "T-1", limit: 1, before: first[0]! });
+    expect([...first, ...next].map((e) => e.atUs)).toEqual([at + 1, at]);
+    const reads = sent.filter((statement) => statement.text.includes("from journal where mode"));
+    expect(reads).toHaveLength(2);
+    for (const statement of reads) expect(isRouterPlan(await planOf(store.pool!, statement))).toBe(true);
+  });
+
+  it("appends: one call per shard; gaps: one insert per subject; the levels read", async () => {
+    const at = nowMicros();
+    await createJournalPartitions(store.db, [dayStart(at / 1000)]);
+    const { db, sent } = recordingDb(store.pool!);
+    await appendJournal(db, Array.from({ length: 30 }, (_, i) => entry(`J-${i}`, at + i)));
+    const minute = Math.floor(at / 60_000_000) * 60_000;
+    await recordJournalGaps(db, [
+      { kind: "service", subject: "svc-journal", minute, dropped: 1 },
+      { kind: "group", subject: "g-journal", minute, dropped: 2 },
+    ]);
+    await journalGaps(db, { fromUs: at - 60_000_000, toUs: at + 60_000_000, subjectKind: "service", subject: "svc-journal" });
+    await listJournalSettings(db);
+    const inserts = sent.filter((statement) => statement.name === "weir_journal_append_shard_v1");
+    const gaps = sent.filter((statement) => statement.text.includes("insert into journal_gaps"));
+    const reads = sent.filter((statement) => /from "?journal_(gaps|settings)"?(\s|$)/.test(statement.text));
+    expect(inserts.length).toBeGreaterThan(1);
+    expect(gaps).toHaveLength(2);
+    expect(reads).toHaveLength(2);
+    for (const statement of [...inserts, ...gaps, ...reads]) expect(isRouterPlan(await planOf(store.pool!, statement))).toBe(true);
   });
 });
 
