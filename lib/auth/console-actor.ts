@@ -37,16 +37,18 @@ export async function assertSameOrigin(headers?: Headers): Promise<void> {
   if (problem) throw new ForbiddenError(`cross-site request refused: ${problem}`);
 }
 
-export async function requireConsoleActor(permission: Permission): Promise<Actor> {
+/** What a signed-out caller gets: pages go to sign-in, actions and console route handlers a 401. */
+type SignedOut = "redirect" | "unauthorized";
+
+async function requireActor(permission: Permission, signedOut: SignedOut): Promise<Actor> {
   const headers = await requestHeaders();
   // Server actions carry Next-Action; pages (plain GETs) carry no Origin to check.
   if (headers.has("next-action")) await assertSameOrigin(headers);
   const actor = await actorOfRequest(headers);
   if (!actor) {
-    // A page whose session expired (the proxy only sees that a cookie exists) goes to sign-in;
-    // actions and fetches of console route handlers get a typed error (401) instead.
-    const navigation = headers.has("rsc") || (headers.get("accept") ?? "").includes("text/html");
-    if (navigation && !headers.has("next-action") && !inExplicitScope()) {
+    // The proxy only sees that a cookie exists: a page whose session expired (or whose cookie is
+    // bogus) goes to sign-in whatever it accepts, HEAD included, so it is never a 500.
+    if (signedOut === "redirect" && !headers.has("next-action") && !inExplicitScope()) {
       const { redirect } = await import("next/navigation");
       redirect("/sign-in");
     }
@@ -54,4 +56,14 @@ export async function requireConsoleActor(permission: Permission): Promise<Actor
   }
   authorize(actor, permission);
   return actor;
+}
+
+/** Pages and server actions. */
+export async function requireConsoleActor(permission: Permission): Promise<Actor> {
+  return requireActor(permission, "redirect");
+}
+
+/** Console route handlers (downloads, polls): a 401 they answer themselves, never a redirect. */
+export async function requireConsoleCaller(permission: Permission): Promise<Actor> {
+  return requireActor(permission, "unauthorized");
 }

@@ -1,3 +1,4 @@
+import { unstable_rethrow } from "next/navigation";
 import { RateLimitedError, WeirError } from "@/lib/errors";
 import { toActionFailure } from "./action-result";
 
@@ -5,8 +6,11 @@ import { toActionFailure } from "./action-result";
  * What a console route handler (a download, a poll) answers when it fails: the
  * body a server action would return, with the status the typed error carries
  * (404, 409, 429...) as the machine API answers it. Unknown errors stay a logged 500.
+ * Route handlers use requireConsoleCaller, which answers a signed-out caller 401.
  */
 export function failureResponse(err: unknown): Response {
+  // Next's own control flow (a redirect to sign-in, notFound) is not a failure: it goes on to Next.
+  unstable_rethrow(err);
   const failure = toActionFailure(err);
   const headers: Record<string, string> = { "cache-control": "no-store" };
   if (err instanceof RateLimitedError) headers["retry-after"] = String(err.retryAfterSeconds);

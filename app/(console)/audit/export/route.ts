@@ -1,4 +1,4 @@
-import { requireConsoleActor } from "@/lib/auth/console-actor";
+import { requireConsoleCaller } from "@/lib/auth/console-actor";
 import { auditCsvStream } from "@/lib/audit/export";
 import { toAuditQuery } from "@/lib/audit/list";
 import { failureResponse } from "@/lib/console/route-failure";
@@ -14,7 +14,7 @@ export const dynamic = "force-dynamic";
  */
 export async function GET(request: Request) {
   try {
-    await requireConsoleActor("read");
+    await requireConsoleCaller("read");
     const filter = auditFilterSchema.parse(Object.fromEntries(new URL(request.url).searchParams));
     const stream = await auditCsvStream(await consoleDb(), toAuditQuery(filter));
     const stamp = new Date().toISOString().slice(0, 19).replace(/[:T]/g, "-");
