@@ -2,11 +2,12 @@ import http from "node:http";
 import { closeStore, getDb, getStore } from "@/db/client";
 import { isStoreUnavailable } from "@/db/unavailable";
 import { authEnv } from "@/lib/auth/auth-env";
-import { bootstrapAuth } from "@/lib/auth/bootstrap";
+import { bootstrapAuth, bootstrapAuthOnceReachable } from "@/lib/auth/bootstrap";
 import { stampClientAddress } from "@/lib/auth/client-address";
 import { createApiHandler } from "@/lib/http/api-handler";
 import { isApiPath } from "@/lib/http/is-api-path";
 import { answerClientError } from "@/lib/http/client-error";
+import { withOutageStatus } from "@/lib/console/outage-status";
 import { createApiRoutes } from "@/lib/http/routes";
 import { startDemo } from "@/lib/demo/start-demo";
 import { startCleanupSchedule } from "@/lib/dedup/window/cleanup";
@@ -33,6 +34,7 @@ async function openStoreAtBoot(): Promise<{ demoToken?: string }> {
   } catch (err) {
     if (!isStoreUnavailable(err)) throw err;
     console.error(`[weir] store unreachable at boot (${(err as Error).message}); answering 503 until it is back`);
+    void bootstrapAuthOnceReachable(getDb);
     return {};
   }
 }
@@ -53,7 +55,7 @@ async function main(): Promise<void> {
   const tracing = await startTracing();
   const { demoToken } = await openStoreAtBoot();
   const { trustedProxyHops } = authEnv();
-  const handleNext = apiOnly ? consoleDisabled : await prepareNext();
+  const handleNext = apiOnly ? consoleDisabled : withOutageStatus(await prepareNext());
   const handleApi = createApiHandler(createApiRoutes(getStore), getStore);
   stats.start(getDb);
   const journal = startJournal(getDb);

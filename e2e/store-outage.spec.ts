@@ -6,8 +6,11 @@ test("a store outage keeps the navigation, shows weir's notice and recovers by i
   await expect(page.getByTestId("store-banner")).toHaveCount(0);
   const restore = await cutStore();
   try {
-    // A fresh load: navigation, banner and notice, never the generic error card.
-    await page.goto("/services");
+    // A fresh load: navigation, banner and notice, never the generic error card; 503 for uptime probes.
+    const response = await page.goto("/services");
+    expect(response?.status()).toBe(503);
+    expect(response?.headers()["retry-after"]).toBeDefined();
+    expect((await page.request.head("/services")).status()).toBe(503);
     await expect(page.getByRole("navigation", { name: "Console" })).toBeVisible();
     await expect(page.getByTestId("store-banner")).toBeVisible();
     await expect(page.getByTestId("store-notice")).toBeVisible();
@@ -26,4 +29,5 @@ test("a store outage keeps the navigation, shows weir's notice and recovers by i
   await expect(page.getByTestId("store-banner")).toHaveCount(0, { timeout: 20_000 });
   await expect(page.getByTestId("store-notice")).toHaveCount(0, { timeout: 20_000 });
   await expect(page.getByRole("heading", { level: 1, name: "Consumer groups" })).toBeVisible();
+  expect((await page.request.get("/services")).status()).toBe(200);
 });

@@ -3,16 +3,18 @@ import { QueryProvider } from "@/components/providers/query-provider";
 import { ConsoleHeader } from "@/components/ui/console-header";
 import { StoreWatch } from "@/components/ui/store-health";
 import { StoreUnavailableNotice } from "@/components/ui/store-unavailable";
+import { markStoreDown } from "@/lib/console/outage-status";
 import { storeReachable } from "@/lib/console/store";
 
 /**
  * Every console page: header with navigation and lookup, the live store banner, and the page.
  * While the store is down the page is not rendered at all (its session lookup would fail and
- * replace it with a generic error): weir's outage notice stands in, and the page loads by itself
- * once /api/health answers again.
+ * replace it with a generic error): weir's outage notice stands in, answered as 503 for uptime
+ * probes (outage-status.ts), and the page loads by itself once /api/health answers again.
  */
 export default async function ConsoleLayout({ children }: { children: ReactNode }) {
   const reachable = await storeReachable();
+  if (!reachable) markStoreDown();
   return (
     <QueryProvider>
       <div className="shell">

@@ -2,6 +2,7 @@ import { randomBytes } from "node:crypto";
 import { listApiTokens } from "@/db/queries/auth-tokens";
 import { countAdmins, findUserByEmail } from "@/db/queries/auth-users";
 import type { DbOrTx } from "@/db/types";
+import { isStoreUnavailable } from "@/db/unavailable";
 import { SYSTEM_ACTOR } from "./actor";
 import { authEnv } from "./auth-env";
 import { getAuth } from "./better-auth";
@@ -63,4 +64,26 @@ export async function bootstrapAuth(db: DbOrTx): Promise<{ demoToken?: string }>
   await getAuth(db);
   await ensureAdminFromEnv(db);
   return authEnv().demo ? { demoToken: await prepareDemo(db) } : {};
+}
+
+/**
+ * When the store was unreachable at start: tries again every `everyMs` until it answers, then
+ * bootstraps (the first admin), so sign-in works without a restart. Resolves true once done;
+ * false if it failed for another reason (logged), as a bad WEIR_ADMIN_PASSWORD would at start.
+ */
+export function bootstrapAuthOnceReachable(openDb: () => Promise<DbOrTx>, everyMs = 2000): Promise<boolean> {
+  return new Promise((resolve) => {
+    const attempt = async () => {
+      try {
+        await bootstrapAuth(await openDb());
+        console.log("[weir] store reachable again: sign-in prepared");
+        resolve(true);
+      } catch (err) {
+        if (isStoreUnavailable(err)) return void setTimeout(attempt, everyMs).unref();
+        console.error(`[weir] preparing sign-in failed: ${(err as Error).message}`);
+        resolve(false);
+      }
+    };
+    void attempt();
+  });
 }

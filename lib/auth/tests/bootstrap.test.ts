@@ -1,6 +1,7 @@
 import { sql } from "drizzle-orm";
 import { afterEach, beforeAll, describe, expect, it } from "vitest";
-import { bootstrapAuth, DEMO_ADMIN_EMAIL } from "@/lib/auth/bootstrap";
+import pg from "pg";
+import { bootstrapAuth, bootstrapAuthOnceReachable, DEMO_ADMIN_EMAIL } from "@/lib/auth/bootstrap";
 import { handleDemoSignIn } from "@/lib/auth/http-handler";
 import { sessionActor } from "@/lib/auth/session-actor";
 import { signInWithPassword } from "@/lib/auth/sign-in";
@@ -32,6 +33,32 @@ describe("first start", () => {
     const users = (await store.db.execute(sql`select email, role from auth_users where email = 'first@weir.test'`)).rows;
     expect(users).toEqual([{ email: "first@weir.test", role: "admin" }]);
     await expect(signInWithPassword(store.db, { email: "first@weir.test", password: "first admin password", headers: browserHeaders() })).resolves.toBeDefined();
+  });
+});
+
+describe("a store unreachable at start", () => {
+  it("gets the first admin once it answers, without a restart", async () => {
+    process.env.WEIR_ADMIN_EMAIL = "after-outage@weir.test";
+    process.env.WEIR_ADMIN_PASSWORD = "admin after the outage";
+    let refused = 0;
+    const openDb = async () => {
+      if (refused < 3) {
+        refused++;
+        // Nothing listens on port 1: the driver's own ECONNREFUSED, as at a boot with the database down.
+        const down = new pg.Client({ connectionString: "postgres://postgres@127.0.0.1:1/weir", connectionTimeoutMillis: 500 });
+        await down.connect().finally(() => down.end().catch(() => undefined));
+      }
+      return store.db;
+    };
+    expect(await bootstrapAuthOnceReachable(openDb, 50)).toBe(true);
+    expect(refused).toBe(3);
+    await expect(signInWithPassword(store.db, { email: "after-outage@weir.test", password: "admin after the outage", headers: browserHeaders() })).resolves.toBeDefined();
+  });
+
+  it("stops on a failure that waiting will not cure", async () => {
+    process.env.WEIR_ADMIN_EMAIL = "short-password@weir.test";
+    process.env.WEIR_ADMIN_PASSWORD = "short";
+    expect(await bootstrapAuthOnceReachable(async () => store.db, 50)).toBe(false);
   });
 });
 
