@@ -24,3 +24,9 @@ GRANT USAGE, SELECT ON ALL SEQUENCES IN SCHEMA public TO weir_app;
 -- The audit log: read and append, nothing else.
 REVOKE UPDATE, DELETE, TRUNCATE ON audit_log FROM weir_app;
 GRANT SELECT, INSERT ON audit_log TO weir_app;
+
+-- The server-side timeouts weir otherwise sends when it connects. Behind PgBouncer it cannot
+-- (WEIR_PG_SEND_TIMEOUTS=0): the role carries them. Keep statement_timeout equal to
+-- WEIR_PG_STATEMENT_TIMEOUT_MS (5 s by default); weir warns at start when it has none.
+ALTER ROLE weir_app SET statement_timeout = '5s';
+ALTER ROLE weir_app SET idle_in_transaction_session_timeout = '10s';

@@ -52,7 +52,7 @@ describe("the audit log", () => {
     expect(Number((await store.db.execute(sql`select count(*) as n from audit_log`)).rows[0]!.n)).toBeGreaterThan(0);
   });
 
-  it("leaves the production role (db/roles/production-grants.sql) no way to change audit rows", async () => {
+  it("leaves the production role (db/roles/production-grants.sql) no way to change audit rows, and a statement timeout of its own", async () => {
     const grants = readFileSync("db/roles/production-grants.sql", "utf8").replaceAll("weir_app", appRole).replace(":app_password", "'test-only'");
     await store.pool!.query(grants);
     const url = new URL(store.url);
@@ -60,6 +60,8 @@ describe("the audit log", () => {
     url.password = "test-only";
     const app = new pg.Pool({ connectionString: url.toString(), max: 1 });
     try {
+      // The timeouts weir cannot send through PgBouncer are the role's own (README "Scaling").
+      expect((await app.query("show statement_timeout")).rows[0].statement_timeout).toBe("5s");
       await app.query("insert into audit_log (actor, actor_role, action, target) values ('app', 'admin', 'test.insert', 'x')");
       expect((await app.query("select count(*)::int as n from audit_log where action = 'test.insert'")).rows[0].n).toBe(1);
       for (const statement of [
