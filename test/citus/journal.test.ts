@@ -1,7 +1,7 @@
 import { drizzle } from "drizzle-orm/node-postgres";
 import pg from "pg";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { journalGaps, keyTimeline } from "@/db/queries/journal";
+import { decisionCounts, journalGaps, journalRange, keyTimeline, topCallers, topKeys } from "@/db/queries/journal";
 import { appendJournal, recordJournalGaps, type JournalEntry } from "@/db/queries/journal-append";
 import { createJournalPartitions, dayStart, listJournalPartitions, partitionName } from "@/db/queries/journal-partitions";
 import { runRaw } from "@/db/raw";
@@ -140,6 +140,39 @@ describe("the decision journal on Citus", () => {
     const range = { fromUs: (minute - 120_000) * 1000, toUs: (minute + 60_000) * 1000, subjectKind: "service" };
     expect((await journalGaps(store.db, { ...range, subject: a })).map((g) => g.dropped)).toEqual([1, 5]);
     expect((await journalGaps(store.db, { ...range, subject: b })).map((g) => g.dropped)).toEqual([5]);
+  });
+});
+
+describe("the journal's range reads on Citus (every shard: a subject's keys spread)", () => {
+  it("pages a subject's range by time and key, counts its decisions, top keys and callers", async () => {
+    const at = nowMicros();
+    const subject = uniqueId("svc");
+    const entries = ["A", "B", "B", "B", "B", "C"].map((key, i) => ({
+      ...entry(key, at + i),
+      subject,
+      decision: i === 1 || i === 5 ? "new" : "duplicate",
+      caller: key === "B" ? "retry-storm" : "steady",
+    }));
+    await createJournalPartitions(store.db, [dayStart(at / 1000)]);
+    await appendJournal(store.db, entries);
+    const range = { fromUs: at, toUs: at + 100, mode: "last_seen" as const, subject };
+
+    const first = await journalRange(store.db, { ...range, limit: 4 });
+    const rest = await journalRange(store.db, { ...range, limit: 4, after: first.at(-1)! });
+    expect([...first, ...rest].map((e) => e.atUs)).toEqual(entries.map((e) => e.atUs));
+    expect(await decisionCounts(store.db, range)).toEqual([
+      { mode: "last_seen", decision: "duplicate", count: 4 },
+      { mode: "last_seen", decision: "new", count: 2 },
+    ]);
+    const spike = await topKeys(store.db, { ...range, decisions: ["duplicate"], limit: 10 });
+    expect(spike.map((k) => [k.key, k.count, k.callers])).toEqual([
+      ["B", 3, ["retry-storm"]],
+      ["A", 1, ["steady"]],
+    ]);
+    expect(await topCallers(store.db, { ...range, limit: 10 })).toEqual([
+      { caller: "retry-storm", count: 4, duplicates: 3 },
+      { caller: "steady", count: 2, duplicates: 1 },
+    ]);
   });
 });
 
