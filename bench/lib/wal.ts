@@ -42,3 +42,23 @@ export async function walBetween(pool: pg.Pool, from: string, to: string): Promi
   const row = rows[0]!;
   return { clusterBytes: Number(row.cluster), databaseBytes: Number(row.mine), fpiBytes: Number(row.fpi), records: Number(row.records) };
 }
+
+/**
+ * Keeps the cluster's WAL from now on until `release`, so that walBetween can still read it: a
+ * neighbour's CHECKPOINT on a shared cluster may otherwise recycle the segments first. A temporary
+ * physical slot on a connection of its own; it goes with that connection.
+ */
+export async function reserveWal(pool: pg.Pool): Promise<{ release(): Promise<void> }> {
+  const client = await pool.connect();
+  const slot = `weir_bench_${process.pid}`;
+  await client.query("select pg_create_physical_replication_slot($1, true, true)", [slot]);
+  return {
+    async release() {
+      try {
+        await client.query("select pg_drop_replication_slot($1)", [slot]);
+      } finally {
+        client.release();
+      }
+    },
+  };
+}
