@@ -9,6 +9,7 @@ export type ErrorCode =
   | "too_deep"
   | "invalid_pointer"
   | "payload_too_large"
+  | "body_timeout"
   | "unauthorized"
   | "forbidden"
   | "reauth_required"

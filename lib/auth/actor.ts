@@ -25,6 +25,13 @@ export interface Actor {
   signedInAt?: Date;
   /** The console user's id, for sessions. */
   userId?: string;
+  /** An API token's own limits on each node; absent or null: the defaults (lib/http/capacity-gate.ts). */
+  limits?: TokenLimits;
+}
+
+export interface TokenLimits {
+  maxInFlight: number | null;
+  requestsPerSecond: number | null;
 }
 
 export const SYSTEM_ACTOR: Actor = { id: "system", role: "admin" };

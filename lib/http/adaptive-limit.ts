@@ -92,9 +92,19 @@ export class AdaptiveConcurrencyLimit {
     return this.noLoadMs;
   }
 
+  /** The ceiling the limit starts at and never passes (WEIR_MAX_IN_FLIGHT). */
+  get max(): number {
+    return this.o.max;
+  }
+
   /** Takes a slot and returns its start time, or undefined when the limit is reached (refuse the request). */
   tryAcquire(): number | undefined {
     if (this.active >= this.limit) return undefined;
+    return this.acquire();
+  }
+
+  /** Takes a slot whatever the limit, for a caller that decided admission itself (the capacity gate); returns its start time. */
+  acquire(): number {
     this.active++;
     return this.o.now();
   }

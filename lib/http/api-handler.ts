@@ -3,15 +3,17 @@ import type { IncomingMessage, ServerResponse } from "node:http";
 import type { ZodType } from "zod";
 import type { Store } from "@/db/client";
 import { authorize } from "@/lib/auth/authorize";
-import { OverloadedError, WeirError } from "@/lib/errors";
+import { WeirError } from "@/lib/errors";
 import { ANONYMOUS, guardRoutes } from "./guard-routes";
 import { canonicalizeJson } from "@/lib/dedup/canonical/canonical-json";
-import { readBody } from "./body";
+import { BodyTimeoutError, DEFAULT_BODY_LIMIT, bodyTimeoutMsFromEnv, readBody } from "./body";
+import { callerOf } from "./caller";
+import { CapacityGate, type Ticket } from "./capacity-gate";
 import { errorToResult, writeResult } from "./respond";
 import { Router } from "./router";
 import { AdaptiveConcurrencyLimit } from "./adaptive-limit";
-import { watchConcurrency } from "@/lib/metrics";
-import type { ApiContext, Route } from "./types";
+import { watchGate } from "./saturation";
+import type { ApiContext, HttpResult, Route } from "./types";
 
 /** Strict JSON (duplicate fields and trailing garbage refused, with a position) for the non-hot routes. */
 function parseStrictJson(text: string): unknown {
@@ -58,11 +60,26 @@ const maxInFlightFromEnv = () => Number(process.env.WEIR_MAX_IN_FLIGHT || 512);
  * client pool through, however slow the answers) where weir has its cores to itself.
  */
 const minInFlightFromEnv = () => Number(process.env.WEIR_MIN_IN_FLIGHT || maxInFlightFromEnv());
+/** One credential's share of the limit (WEIR_MAX_IN_FLIGHT_PER_CREDENTIAL); unset: a quarter of it, at least 8. */
+const perCredentialFromEnv = () => Number(process.env.WEIR_MAX_IN_FLIGHT_PER_CREDENTIAL) || undefined;
 const neverShed = (url: string | undefined) => url !== undefined && (url.startsWith("/api/health") || url.startsWith("/api/metrics"));
 
 function requestIdOf(req: IncomingMessage): string {
   const given = req.headers["x-request-id"];
   return typeof given === "string" && REQUEST_ID.test(given) ? given : randomUUID();
+}
+
+/** A stalled body is answered 408 and its connection closed: the rest of it would never be read. */
+function writeAndClose(req: IncomingMessage, res: ServerResponse, result: HttpResult, requestId: string): void {
+  res.once("finish", () => req.socket.destroy());
+  writeResult(res, { ...result, headers: { ...result.headers, connection: "close" } }, requestId);
+}
+
+export interface ApiHandlerOptions {
+  /** Every credential's share of the limit; undefined: WEIR_MAX_IN_FLIGHT_PER_CREDENTIAL, else a quarter of the limit. */
+  perCredential?: number;
+  /** How long a body may take once read (WEIR_BODY_TIMEOUT_MS). */
+  bodyTimeoutMs?: number;
 }
 
 /**
@@ -73,25 +90,31 @@ export function createApiHandler(
   routes: Route[],
   getStore: () => Promise<Store>,
   limiter = new AdaptiveConcurrencyLimit({ max: maxInFlightFromEnv(), min: minInFlightFromEnv() }),
+  options: ApiHandlerOptions = {},
 ) {
   // Routes from createApiRoutes come guarded (inside their metrics); any other route is guarded here.
   const router = new Router(guardRoutes(routes, getStore));
-  const countShed = watchConcurrency(limiter);
+  const gate = new CapacityGate(limiter, options.perCredential ?? perCredentialFromEnv());
+  watchGate(gate);
+  const bodyTimeoutMs = options.bodyTimeoutMs ?? bodyTimeoutMsFromEnv();
   return async function handleApi(req: IncomingMessage, res: ServerResponse): Promise<void> {
     const requestId = requestIdOf(req);
-    const limited = !neverShed(req.url);
-    const startedAt = limited ? limiter.tryAcquire() : 0;
-    if (startedAt === undefined) {
-      countShed();
-      req.resume();
-      return writeResult(res, errorToResult(new OverloadedError(1), requestId), requestId);
+    let ticket: Ticket | undefined;
+    if (!neverShed(req.url)) {
+      try {
+        ticket = gate.enter(callerOf(req));
+      } catch (err) {
+        req.resume();
+        return writeResult(res, errorToResult(err, requestId), requestId);
+      }
     }
     try {
       const url = new URL(req.url ?? "/", "http://weir.local");
       const { handler, params } = router.match(req.method ?? "GET", url.pathname);
       refuseNonJsonBody(req);
       let bodyText: Promise<string> | undefined;
-      const text = () => (bodyText ??= readBody(req));
+      const text = () => (bodyText ??= readBody(req, DEFAULT_BODY_LIMIT, bodyTimeoutMs));
+      const admitted = ticket;
       const ctx: ApiContext = {
         req,
         url,
@@ -102,6 +125,7 @@ export function createApiHandler(
           // The route's permission was checked by its guard; this checks an id that came in the body.
           authorize(this.actor, "read", { kind, id });
         },
+        admit: admitted ? (actor) => gate.admit(admitted, actor) : undefined,
         store: getStore,
         text,
         json: async <T>(schema: ZodType<T>) => schema.parse(parseStrictJson(await text())),
@@ -110,9 +134,10 @@ export function createApiHandler(
       writeResult(res, result, requestId);
     } catch (err) {
       if (res.headersSent) return void res.destroy();
+      if (err instanceof BodyTimeoutError) return writeAndClose(req, res, errorToResult(err, requestId), requestId);
       writeResult(res, errorToResult(err, requestId), requestId);
     } finally {
-      if (limited) limiter.release(startedAt);
+      if (ticket) gate.leave(ticket);
     }
   };
 }

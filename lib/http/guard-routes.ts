@@ -39,6 +39,7 @@ function guarded(route: Route, getStore: () => Promise<Store>): RouteHandler {
     }
     const actor = await authenticate(ctx.req, getStore);
     authorize(actor, access.permission, targetOf(access, ctx.params));
+    ctx.admit?.(actor);
     // The context is this request's own (api-handler.ts): recording the caller on it costs no copy.
     ctx.actor = actor;
     return route.handler(ctx);

@@ -26,6 +26,8 @@ export interface ApiContext {
   actor: Actor;
   /** Refuses (403) an id from the body that is outside the caller's token scope. */
   requireScope(kind: ScopeKind, id: string): void;
+  /** Applies an authenticated caller's own limits (429 past them); set by the capacity gate (capacity-gate.ts). */
+  admit?: (actor: Actor) => void;
   /** The shared store; rejects with a store-unavailable error while the database is down. */
   store(): Promise<Store>;
   /** The request body as text, enforcing the size limit (413) and UTF-8 (400). */

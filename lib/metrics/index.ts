@@ -8,3 +8,4 @@ export { cleanupPassObserver, observeCleanupBody, observeCleanupLag, observeClea
 export { countStoreError } from "./outcomes";
 export { countDecision } from "./decisions";
 export { watchConcurrency } from "./concurrency";
+export { countCaller, watchHeaviestCaller, type CallerOutcome } from "./callers";

@@ -18,6 +18,14 @@ export const createTokenSchema = z.object({
   consumerGroups: scopeList,
   idempotencyScopes: scopeList,
   expiresInDays: z.number().int().min(1).max(3650).optional(),
+  maxInFlight: z
+    .number()
+    .int()
+    .min(1)
+    .max(100_000)
+    .optional()
+    .describe("Requests this token may have in flight on each node (also its idempotency waiters); default: a share of the node's limit"),
+  requestsPerSecond: z.number().int().min(1).max(1_000_000).optional().describe("Requests per second this token may send to each node; default: unlimited"),
   reason: optionalReasonSchema,
 });
 export type CreateTokenInput = z.input<typeof createTokenSchema>;
@@ -42,6 +50,8 @@ export const tokenSchema = z.object({
   expiresAt: z.string().nullable(),
   revokedAt: z.string().nullable(),
   lastUsedAt: z.string().nullable().describe("Updated at most once a minute"),
+  maxInFlight: z.number().int().nullable().describe("Its own limit of requests in flight per node; null: the default share"),
+  requestsPerSecond: z.number().int().nullable().describe("Its own requests per second per node; null: unlimited"),
 });
 
 export const createdTokenSchema = z.object({

@@ -30,13 +30,24 @@ export async function createApiToken({ db, actor, input }: { db: DbOrTx; actor: 
       idempotencyScopes: parsed.idempotencyScopes,
       createdBy: actor.id,
       expiresAt: parsed.expiresInDays ? new Date(Date.now() + parsed.expiresInDays * 86_400_000) : null,
+      maxInFlight: parsed.maxInFlight ?? null,
+      requestsPerSecond: parsed.requestsPerSecond ?? null,
     });
     await auditBy(tx, actor, {
       action: "token.create",
       target: `token:${created.id}`,
       affected: 1,
       reason: parsed.reason ?? null,
-      details: { name: created.name, role: created.role, services: created.services, consumerGroups: created.consumerGroups, idempotencyScopes: created.idempotencyScopes, expiresAt: created.expiresAt },
+      details: {
+        name: created.name,
+        role: created.role,
+        services: created.services,
+        consumerGroups: created.consumerGroups,
+        idempotencyScopes: created.idempotencyScopes,
+        expiresAt: created.expiresAt,
+        maxInFlight: created.maxInFlight,
+        requestsPerSecond: created.requestsPerSecond,
+      },
     });
     return created;
   });

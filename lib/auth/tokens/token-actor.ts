@@ -1,12 +1,19 @@
 import type { ApiTokenRow } from "@/db/queries/auth-tokens";
-import type { Actor, Role } from "../actor";
+import type { Actor, Role, TokenLimits } from "../actor";
+
+export function tokenLimits(row: ApiTokenRow): TokenLimits | undefined {
+  if (row.maxInFlight === null && row.requestsPerSecond === null) return undefined;
+  return { maxInFlight: row.maxInFlight, requestsPerSecond: row.requestsPerSecond };
+}
 
 export function tokenActor(row: ApiTokenRow): Actor {
+  const limits = tokenLimits(row);
   return {
     id: `token:${row.id}`,
     role: row.role as Role,
     via: "token",
     scopes: { services: row.services, consumerGroups: row.consumerGroups, idempotencyScopes: row.idempotencyScopes },
+    ...(limits ? { limits } : {}),
   };
 }
 
@@ -24,6 +31,8 @@ export function tokenBody(row: ApiTokenRow) {
     expiresAt: row.expiresAt?.toISOString() ?? null,
     revokedAt: row.revokedAt?.toISOString() ?? null,
     lastUsedAt: row.lastUsedAt?.toISOString() ?? null,
+    maxInFlight: row.maxInFlight,
+    requestsPerSecond: row.requestsPerSecond,
   };
 }
 export type TokenBody = ReturnType<typeof tokenBody>;

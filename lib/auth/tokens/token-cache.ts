@@ -14,9 +14,17 @@ export const CACHE_MS = 10_000;
 const MAX_ENTRIES = 10_000;
 const TOUCH_EVERY_MS = 60_000;
 
+interface Found {
+  actor: Actor;
+  tokenId: string;
+  expiresAt: number | null;
+}
+
 interface Entry {
   until: number;
-  resolved: Promise<{ actor: Actor; tokenId: string; expiresAt: number | null } | null>;
+  resolved: Promise<Found | null>;
+  /** The last answer the store gave, kept while a newer lookup runs: read without waiting by `presentedToken`. */
+  settled?: Found | null;
 }
 
 const HOLDER = Symbol.for("weir.token-cache");
@@ -25,12 +33,15 @@ const state = ((globalThis as Record<symbol, { entries: Map<string, Entry>; touc
   touched: new Map(),
 });
 
-function lookup(db: DbOrTx, hash: string, now: number): Entry {
+function lookup(db: DbOrTx, hash: string, now: number, previous: Entry | undefined): Entry {
   const entry: Entry = {
     until: now + CACHE_MS,
-    resolved: findApiTokenByHash(db, hash).then((row) =>
-      row && !row.revokedAt ? { actor: tokenActor(row), tokenId: row.id, expiresAt: row.expiresAt?.getTime() ?? null } : null,
-    ),
+    settled: previous?.settled,
+    resolved: findApiTokenByHash(db, hash).then((row) => {
+      const found = row && !row.revokedAt ? { actor: tokenActor(row), tokenId: row.id, expiresAt: row.expiresAt?.getTime() ?? null } : null;
+      entry.settled = found;
+      return found;
+    }),
   };
   // A store error must not be remembered: the next request asks again.
   entry.resolved.catch(() => state.entries.get(hash) === entry && state.entries.delete(hash));
@@ -67,11 +78,22 @@ export async function actorForToken(db: DbOrTx, token: string): Promise<Actor | 
   const hash = tokenHashOf(token);
   const now = Date.now();
   const cached = state.entries.get(hash);
-  const entry = cached && cached.until > now ? cached : lookup(db, hash, now);
+  const entry = cached && cached.until > now ? cached : lookup(db, hash, now, cached);
   const found = await entry.resolved;
   if (!found || (found.expiresAt !== null && found.expiresAt <= now)) return null;
   noteUse(db, found.tokenId, now);
   return found.actor;
+}
+
+/**
+ * A presented token as this node knows it without asking the store: its hash (a stable key for
+ * the token) and the actor of its last lookup, if that found it live. Revocation and expiry are
+ * still decided by `actorForToken`; this only tells the capacity gate whose request it is.
+ */
+export function presentedToken(token: string): { hash: string; actor?: Actor } {
+  const hash = tokenHashOf(token);
+  const settled = state.entries.get(hash)?.settled;
+  return settled ? { hash, actor: settled.actor } : { hash };
 }
 
 /** Drops a token from this node's cache (after revocation). */

@@ -5,7 +5,7 @@ import { asStoreError } from "@/db/unavailable";
 import { ValidationError } from "@/lib/errors";
 import { decided } from "@/lib/telemetry/decisions";
 import { decideBegin, recordBegin } from "./begin";
-import { keyListenerFor } from "./key-listener";
+import { keyListenerFor, type WaiterHolder } from "./key-listener";
 import { RELEASED } from "./statements";
 import type { BeginResult, IdempotencyKeyRef } from "./types";
 
@@ -38,11 +38,18 @@ async function markAwaited(db: DbOrTx, scope: string, key: string): Promise<void
  * a release or an expired lock lets this caller take the key (started); at the
  * end of the wait the answer is in_progress. Wakes on LISTEN/NOTIFY, not polling.
  * Each round listens first, then marks and reads the key, so no change is missed.
- * When the node already holds its maximum of waiters, answers in_progress at once.
+ * When the node already holds its maximum of waiters, or `holder` (the caller) its share of them,
+ * answers in_progress at once.
  */
-export async function beginWaiting(store: Store, ref: IdempotencyKeyRef, waitSeconds: number, signal?: AbortSignal): Promise<WaitedBeginResult> {
+export async function beginWaiting(
+  store: Store,
+  ref: IdempotencyKeyRef,
+  waitSeconds: number,
+  signal?: AbortSignal,
+  holder?: WaiterHolder,
+): Promise<WaitedBeginResult> {
   try {
-    const result = await decideWaiting(store, ref, waitSeconds, signal);
+    const result = await decideWaiting(store, ref, waitSeconds, signal, holder);
     recordBegin(ref, result);
     return result;
   } catch (err) {
@@ -51,10 +58,16 @@ export async function beginWaiting(store: Store, ref: IdempotencyKeyRef, waitSec
   }
 }
 
-async function decideWaiting(store: Store, ref: IdempotencyKeyRef, waitSeconds: number, signal?: AbortSignal): Promise<WaitedBeginResult> {
+async function decideWaiting(
+  store: Store,
+  ref: IdempotencyKeyRef,
+  waitSeconds: number,
+  signal: AbortSignal | undefined,
+  holder: WaiterHolder | undefined,
+): Promise<WaitedBeginResult> {
   const first = await decideBegin(store.db, ref);
   const listener = first.outcome === "in_progress" && waitSeconds > 0 ? keyListenerFor(store) : null;
-  const subscription = listener?.subscribe(ref.scope, ref.key);
+  const subscription = listener?.subscribe(ref.scope, ref.key, holder);
   if (!listener || !subscription) return { ...first, waited: false };
   const deadline = Date.now() + Math.min(waitSeconds, MAX_WAIT_SECONDS) * 1000;
   try {

@@ -1,5 +1,7 @@
 import type { Store } from "@/db/client";
 import { asStoreError } from "@/db/unavailable";
+import { FairShare } from "@/lib/auth/fair-share";
+import { RecentCount } from "@/lib/auth/recent-count";
 import { notificationSourceOf, type NotificationSource } from "./notification-source";
 import { keyPayload, parseKeyPayload } from "./notify";
 
@@ -47,30 +49,54 @@ class Waiter implements KeySubscription {
   }
 }
 
+/** Who waits, for the per-credential share: the caller's id and, for a token with its own limit, that limit. */
+export interface WaiterHolder {
+  id: string;
+  share?: number | null;
+}
+
 /**
  * One LISTEN per node (per store), fanned out to the callers waiting for keys.
- * Bounded: past `maxWaiters` a subscription is refused and the caller answers at once.
+ * Bounded: past `maxWaiters`, or past a holder's share of them (a quarter by default,
+ * lib/auth/fair-share.ts), a subscription is refused and the caller answers at once.
  */
 export class KeyListener {
   private readonly waiters = new Map<string, Set<Waiter>>();
   private count = 0;
   private connection: Promise<() => Promise<void>> | null = null;
   private idleTimer: NodeJS.Timeout | null = null;
+  private readonly shares: FairShare;
+  private readonly refused = new RecentCount();
 
   constructor(
     private readonly source: NotificationSource,
     readonly maxWaiters: number,
-  ) {}
+    perHolder?: number,
+  ) {
+    this.shares = new FairShare({ capacity: () => maxWaiters, share: () => perHolder });
+  }
 
   get waiting(): number {
     return this.count;
   }
 
-  /** Registers a waiter for the key, or null when the node already holds `maxWaiters`. */
-  subscribe(scope: string, key: string): KeySubscription | null {
-    if (this.count >= this.maxWaiters) return null;
+  /** Waits refused in the last ten seconds because the node held its maximum (not a holder's own share). */
+  get refusedFull(): number {
+    return this.refused.total;
+  }
+
+  /** Registers a waiter for the key, or null when the node holds `maxWaiters` or the holder its share of them. */
+  subscribe(scope: string, key: string, holder?: WaiterHolder): KeySubscription | null {
+    const admission = holder ? this.shares.tryAcquire(holder.id, holder.share) : this.count >= this.maxWaiters ? "full" : "admitted";
+    if (admission !== "admitted") {
+      if (admission === "full") this.refused.add();
+      return null;
+    }
     const id = keyPayload(scope, key);
-    const waiter: Waiter = new Waiter((w) => this.detach(id, w));
+    const waiter: Waiter = new Waiter((w) => {
+      if (holder) this.shares.release(holder.id);
+      this.detach(id, w);
+    });
     const set = this.waiters.get(id) ?? new Set<Waiter>();
     set.add(waiter);
     this.waiters.set(id, set);
@@ -123,14 +149,23 @@ export class KeyListener {
 
 const listeners = new WeakMap<object, KeyListener>();
 
-/** The node's listener for a store; WEIR_IDEMPOTENCY_MAX_WAITERS (default 1000) bounds its waiters. */
+/**
+ * The node's listener for a store; WEIR_IDEMPOTENCY_MAX_WAITERS (default 1000) bounds its waiters,
+ * WEIR_IDEMPOTENCY_MAX_WAITERS_PER_CREDENTIAL (default a quarter of them) one caller's.
+ */
 export function keyListenerFor(store: Store): KeyListener {
   const { owner, source } = notificationSourceOf(store);
   let listener = listeners.get(owner);
   if (!listener) {
     const max = Number(process.env.WEIR_IDEMPOTENCY_MAX_WAITERS ?? DEFAULT_MAX_WAITERS);
-    listener = new KeyListener(source, Number.isInteger(max) && max >= 0 ? max : DEFAULT_MAX_WAITERS);
+    const perHolder = Number(process.env.WEIR_IDEMPOTENCY_MAX_WAITERS_PER_CREDENTIAL) || undefined;
+    listener = new KeyListener(source, Number.isInteger(max) && max >= 0 ? max : DEFAULT_MAX_WAITERS, perHolder);
     listeners.set(owner, listener);
   }
   return listener;
+}
+
+/** The listener of a store if this node has one (health reads it; it opens nothing). */
+export function existingKeyListener(store: Store): KeyListener | undefined {
+  return listeners.get(notificationSourceOf(store).owner);
 }

@@ -60,7 +60,8 @@ export const idempotencyRoutes: Route[] = [
       const store = await ctx.store();
       const ref = { scope, key: input.key, requestHash };
       const wait = input.waitSeconds ?? 0;
-      const result = await untilHangUp(ctx, (signal) => beginWaiting(store, { ...ref, origin: originOf(ctx) }, wait, signal));
+      const holder = { id: ctx.actor.id, share: ctx.actor.limits?.maxInFlight };
+      const result = await untilHangUp(ctx, (signal) => beginWaiting(store, { ...ref, origin: originOf(ctx) }, wait, signal, holder));
       switch (result.outcome) {
         case "started":
           return ok({ outcome: "started", ...ref, attempt: result.attempt, lockedUntil: result.lockedUntil.toISOString() }, 201);

@@ -62,7 +62,8 @@ const median = (values: number[]) => [...values].sort((a, b) => a - b)[values.le
 describe("adaptive concurrency limit, end to end", () => {
   const limiter = new AdaptiveConcurrencyLimit({ max: 256, min: 8 });
   const noStore = () => Promise.reject(new Error("no store in this test")) as Promise<Store>;
-  const server = http.createServer(createApiHandler([serialRoute()], noStore, limiter));
+  // One client, so its share is the whole pool: this tests the node's limit, not a caller's share of it.
+  const server = http.createServer(createApiHandler([serialRoute()], noStore, limiter, { perCredential: 256 }));
   const agent = new http.Agent({ keepAlive: true, maxSockets: 1024 });
   const listening = new Promise<string>((resolve) => server.listen(0, "127.0.0.1", () => resolve(`http://127.0.0.1:${(server.address() as AddressInfo).port}`)));
   afterAll(() => {
