@@ -1,8 +1,19 @@
 import type { Store } from "@/db/client";
+import { existingKeyListener } from "@/lib/dedup/idempotency/key-listener";
 import { PUBLIC } from "../access";
+import { degradationOf, gateState, type WaiterState } from "../saturation";
 import type { Route } from "../types";
 
-/** Reports the store's reachability; 503 while it is down so load balancers stop routing here. */
+function waiterState(store: Store): WaiterState | undefined {
+  const listener = existingKeyListener(store);
+  return listener && { waiting: listener.waiting, maxWaiters: listener.maxWaiters, refusedFull: listener.refusedFull };
+}
+
+/**
+ * Reports the store's reachability; 503 while it is down so load balancers stop routing here.
+ * While the store is up the answer is 200, with `degraded` saying whether (and why) this node is
+ * refusing work it would take at normal load: shedding, a lowered limit, a full waiting room.
+ */
 export const healthRoutes: Route[] = [
   {
     method: "GET",
@@ -25,7 +36,13 @@ export const healthRoutes: Route[] = [
         };
       }
       const latencyMs = Math.round((performance.now() - started) * 100) / 100;
-      return { status: 200, body: { status: "ok", store: { reachable: true, kind: store.kind, latencyMs } } };
+      const gate = gateState();
+      const waiters = waiterState(store);
+      const capacity = gate && { ...gate, ...(waiters ? { waiters: waiters.waiting, maxWaiters: waiters.maxWaiters } : {}) };
+      return {
+        status: 200,
+        body: { status: "ok", store: { reachable: true, kind: store.kind, latencyMs }, degraded: degradationOf(gate, waiters), ...(capacity ? { capacity } : {}) },
+      };
     },
   },
 ];
