@@ -4,6 +4,7 @@ import type { DbOrTx } from "@/db/types";
 import { asStoreError } from "@/db/unavailable";
 import type { Actor } from "@/lib/auth/actor";
 import { authorize } from "@/lib/auth/authorize";
+import { limitReverts } from "@/lib/auth/revert-budget";
 import { ConflictError, NotFoundError } from "@/lib/errors";
 import { decided, type DecisionOrigin } from "@/lib/telemetry/decisions";
 import { serviceConfigs } from "./service-config";
@@ -84,6 +85,7 @@ async function revertKey({ db, actor, input }: { db: DbOrTx; actor: Actor; input
   const parsed = revertRequestSchema.parse(input);
   authorize(actor, "decide", { kind: "services", id: parsed.serviceId });
   try {
+    await limitReverts(db, actor);
     await serviceConfigs.require(db, parsed.serviceId);
     const statements = revertStatements(parsed);
     return await db.transaction(async (tx) => {

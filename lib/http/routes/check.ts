@@ -101,6 +101,7 @@ export function checkRoutes(coalescer: CheckCoalescer): Route[] {
           400: errorSchema,
           404: errorSchema.describe("The service is not registered, or the key has no state"),
           409: errorSchema.describe("The key is at another version (error.version), or the hash before this version is not kept"),
+          429: errorSchema.describe("The credential spent its revert budget (WEIR_REVERT_LIMIT per 10 min): each revert is audited"),
           503: errorSchema,
         },
       },
