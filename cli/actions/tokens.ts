@@ -1,8 +1,25 @@
 import { createApiToken } from "@/lib/auth/tokens/create-token";
+import { listApiTokensVerb } from "@/lib/auth/tokens/list-tokens";
 import { revokeApiTokenVerb } from "@/lib/auth/tokens/revoke-token";
+import type { TokenBody } from "@/lib/auth/tokens/token-actor";
 import { cliActor, withStore } from "../store";
 import type { GlobalOptions } from "../main";
 import type { CreateTokenOptions, RevokeTokenOptions } from "../commands/tokens";
+
+const scopesOf = (d: TokenBody) => `services [${d.services.join(", ")}], groups [${d.consumerGroups.join(", ")}], scopes [${d.idempotencyScopes.join(", ")}]`;
+
+/** A token's own limits, or the defaults it falls under. */
+const limitsOf = (d: Pick<TokenBody, "maxInFlight" | "requestsPerSecond">) =>
+  `in flight ${d.maxInFlight ?? "default share"}, requests/s ${d.requestsPerSecond ?? "unlimited"} (per node)`;
+
+export async function runListTokens(options: { all?: boolean; json?: boolean }, globals: GlobalOptions): Promise<void> {
+  await withStore({ databaseUrl: globals.databaseUrl }, async ({ db }) => {
+    for (const t of await listApiTokensVerb({ db, actor: cliActor(), includeRevoked: options.all })) {
+      if (options.json) console.log(JSON.stringify(t));
+      else console.log(`${t.id}\t${t.prefix}…\t${t.role}\t"${t.name}"\t${scopesOf(t)}\t${limitsOf(t)}\t${t.revokedAt ? `revoked ${t.revokedAt}` : "active"}`);
+    }
+  });
+}
 
 export async function runCreateToken(options: CreateTokenOptions, globals: GlobalOptions): Promise<void> {
   const every = options.all ? ["*"] : undefined;
@@ -18,12 +35,14 @@ export async function runCreateToken(options: CreateTokenOptions, globals: Globa
         consumerGroups: every ?? options.group ?? [],
         idempotencyScopes: every ?? options.scope ?? [],
         expiresInDays: options.expiresInDays,
+        maxInFlight: options.maxInFlight,
+        requestsPerSecond: options.requestsPerSecond,
         reason: options.reason,
       },
     });
     if (options.json) return console.log(JSON.stringify(created));
     const d = created.details;
-    console.error(`created ${d.role} token ${d.id} "${d.name}": services [${d.services.join(", ")}], groups [${d.consumerGroups.join(", ")}], scopes [${d.idempotencyScopes.join(", ")}]${d.expiresAt ? `, expires ${d.expiresAt}` : ""}`);
+    console.error(`created ${d.role} token ${d.id} "${d.name}": ${scopesOf(d)}, ${limitsOf(d)}${d.expiresAt ? `, expires ${d.expiresAt}` : ""}`);
     console.error("the secret below is shown once; store it now");
     console.log(created.token);
   });

@@ -10,6 +10,8 @@ export interface CreateTokenOptions {
   scope?: string[];
   all?: boolean;
   expiresInDays?: number;
+  maxInFlight?: number;
+  requestsPerSecond?: number;
   reason?: string;
   actor?: string;
   json?: boolean;
@@ -32,6 +34,8 @@ export function tokensCommand(program: Command, globals: () => GlobalOptions): v
     .option("--scope <id>", "an idempotency scope it may use (repeatable, '*' for all)", collect)
     .option("--all", "every service, group and scope (\"*\" for each): e.g. for Prometheus or an operator")
     .option("--expires-in-days <days>", "expiry (default: never)", positiveInt)
+    .option("--max-in-flight <n>", "requests it may have in flight on each node (default: a quarter of WEIR_MAX_IN_FLIGHT)", positiveInt)
+    .option("--requests-per-second <n>", "requests per second it may send to each node (default: no limit)", positiveInt)
     .option("--reason <why>", "why, for the audit log")
     .option("--actor <name>", "who to name in the audit log (default: the OS user)")
     .option("--json", "print the secret and the token's details as JSON")
@@ -40,9 +44,16 @@ export function tokensCommand(program: Command, globals: () => GlobalOptions): v
       `
 Examples:
   $ weir tokens create --name "billing-adapter prod" --service billing-adapter --scope payments
-  $ weir tokens create --name prometheus --role viewer --all`,
+  $ weir tokens create --name prometheus --role viewer --all
+  $ weir tokens create --name "replay job" --service orders --max-in-flight 32 --requests-per-second 200`,
     )
     .action(async (options: CreateTokenOptions) => (await import("../actions/tokens")).runCreateToken(options, globals()));
+  tokens
+    .command("list")
+    .description("API tokens (never their secrets) with their scopes and limits")
+    .option("--all", "revoked tokens too")
+    .option("--json", "one JSON object per line")
+    .action(async (options: { all?: boolean; json?: boolean }) => (await import("../actions/tokens")).runListTokens(options, globals()));
   tokens
     .command("revoke <id>")
     .description("revoke an API token: refused at once on this node, within 10 s on every node")

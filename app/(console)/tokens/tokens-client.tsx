@@ -10,6 +10,24 @@ import { RelativeTime } from "@/components/ui/relative-time";
 import type { ActionFailure } from "@/lib/console/action-result";
 
 const splitIds = (text: string) => text.split(/[\s,]+/).map((s) => s.trim()).filter(Boolean);
+/** An optional whole number from the form: left empty, the token takes the default. */
+const optionalCount = (value: FormDataEntryValue | null) => (String(value ?? "").trim() === "" ? undefined : Number(value));
+
+/** A token's own limits per node, or the defaults it falls under. */
+function Limits({ token }: { token: TokenBody }) {
+  return (
+    <>
+      in flight: {token.maxInFlight ?? "default share"}
+      <br />
+      per second: {token.requestsPerSecond ?? "unlimited"}
+    </>
+  );
+}
+
+function FieldError({ failure, field }: { failure: ActionFailure | null; field: string }) {
+  const message = failure?.fieldErrors?.[field]?.[0];
+  return message ? <span className="form-error">{message}</span> : null;
+}
 
 function Failure({ failure }: { failure: ActionFailure | null }) {
   if (!failure) return null;
@@ -32,6 +50,8 @@ function CreateTokenForm({ onCreated }: { onCreated: (token: string) => void }) 
         services: splitIds(String(form.get("services") ?? "")),
         consumerGroups: splitIds(String(form.get("consumerGroups") ?? "")),
         idempotencyScopes: splitIds(String(form.get("idempotencyScopes") ?? "")),
+        maxInFlight: optionalCount(form.get("maxInFlight")),
+        requestsPerSecond: optionalCount(form.get("requestsPerSecond")),
         reason: String(form.get("reason") ?? "") || undefined,
       });
       setFailure(result.ok ? null : result);
@@ -64,6 +84,16 @@ function CreateTokenForm({ onCreated }: { onCreated: (token: string) => void }) 
       <label className="field">
         <span>Idempotency scopes</span>
         <input name="idempotencyScopes" placeholder="ids, or *" />
+      </label>
+      <label className="field">
+        <span>Max in flight per node</span>
+        <input name="maxInFlight" type="number" min={1} max={100000} step={1} inputMode="numeric" placeholder="default: a quarter of the node's limit" />
+        <FieldError failure={failure} field="maxInFlight" />
+      </label>
+      <label className="field">
+        <span>Requests per second per node</span>
+        <input name="requestsPerSecond" type="number" min={1} max={1000000} step={1} inputMode="numeric" placeholder="default: unlimited" />
+        <FieldError failure={failure} field="requestsPerSecond" />
       </label>
       <label className="field">
         <span>Reason</span>
@@ -161,6 +191,7 @@ export function TokensClient({ tokens, canManage }: { tokens: TokenBody[]; canMa
               <th>Name</th>
               <th>Role</th>
               <th>Scopes</th>
+              <th>Limits</th>
               <th>Created</th>
               <th>Last used</th>
               <th>Status</th>
@@ -179,6 +210,9 @@ export function TokensClient({ tokens, canManage }: { tokens: TokenBody[]; canMa
                   groups: {t.consumerGroups.join(", ") || "none"}
                   <br />
                   idempotency: {t.idempotencyScopes.join(", ") || "none"}
+                </td>
+                <td className="mono">
+                  <Limits token={t} />
                 </td>
                 <td>
                   <RelativeTime value={t.createdAt} /> by {t.createdBy}
