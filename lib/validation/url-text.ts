@@ -16,6 +16,7 @@ function decoded(component: string): string | null {
  * The first part of a console URL that is not text PostgreSQL can hold (NUL, malformed
  * %-encoding, unpaired surrogates), named for a 400, or null when every part is. Console
  * pages pass path segments and query parameters to the store; this stops them at the door.
+ * (Next hands the proxy a query whose malformed UTF-8 is already U+FFFD; a path, as sent.)
  */
 export function invalidUrlText(pathname: string, search: string): { field: string; message: string } | null {
   for (const segment of pathname.split("/")) {
