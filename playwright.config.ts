@@ -55,6 +55,8 @@ export default defineConfig({
       WEIR_ADMIN_EMAIL: E2E_USERS.admin.email,
       WEIR_ADMIN_PASSWORD: E2E_USERS.admin.password,
       WEIR_E2E_API_TOKEN: process.env.WEIR_E2E_API_TOKEN,
+      // Trace ids in key timelines link here (e2e/journal-incident.spec.ts).
+      WEIR_TRACE_URL: "https://tempo.example/trace/{traceId}",
       NEXT_TELEMETRY_DISABLED: "1",
     },
   },

@@ -3,6 +3,9 @@ import { expect, test, type Page } from "@playwright/test";
 import { checkAll, registerService, uniqueId } from "./support/api";
 import { beginKey, claimAll, keyState, setScope } from "./support/console-data";
 
+/** A minute `n` minutes ago as the console's from/to parameters give it (UTC). */
+const minuteAgo = (n: number) => new Date(Math.floor(Date.now() / 60_000) * 60_000 - n * 60_000).toISOString().slice(0, 16);
+
 /** Serious and critical axe findings on the page as it is now, as readable lines. */
 async function seriousViolations(page: Page): Promise<string[]> {
   const results = await new AxeBuilder({ page }).withTags(["wcag2a", "wcag2aa", "wcag21a", "wcag21aa", "best-practice"]).analyze();
@@ -50,6 +53,10 @@ test("every page: main landmark, skip link, 0 serious or critical axe violations
     ["group", `/groups/${group}`],
     ["idempotency", `/idempotency?scope=${scope}`],
     ["idempotency-key", `/idempotency/key?scope=${scope}&key=pay-1`],
+    ["decisions", `/decisions?kind=service&subject=${serviceId}&from=${minuteAgo(5)}&to=${minuteAgo(-1)}`],
+    ["incidents", "/incidents"],
+    ["sources", `/sources?kind=service&subject=${serviceId}`],
+    ["reports", "/reports"],
     ["audit", "/audit"],
     ["tokens", "/tokens"],
     ["account", "/account"],
@@ -109,4 +116,39 @@ test("dark mode follows the system, can be switched and is kept", async ({ page 
   await expect(schemes.getByRole("button", { name: "Light" })).toHaveAttribute("aria-pressed", "true");
   await schemes.getByRole("button", { name: "System" }).click();
   expect(await background()).toBe("rgb(17, 19, 21)");
+});
+
+test("the journal's pages and the pages that show a key's decisions fit 360 px and 1440 px without scrolling sideways", async ({ page, request }) => {
+  const serviceId = uniqueId("e2e-width");
+  const group = uniqueId("e2e-width-group");
+  const scope = uniqueId("e2e-width-scope");
+  await registerService(request, serviceId);
+  const key = "a-long-order-id-that-a-producer-might-send-0123456789-abcdefghijklmnopqrstuvwxyz";
+  await checkAll(request, [1, 1, 2].map((v) => ({ serviceId, messageId: key, payload: { v } })));
+  await claimAll(request, [{ consumerGroup: group, messageId: key }, { consumerGroup: group, messageId: key }]);
+  await setScope(request, scope, { lockSeconds: 60 });
+  await beginKey(request, scope, key, { amount: 5 });
+  await page.waitForTimeout(2_500);
+  const paths = [
+    `/decisions?kind=service&subject=${serviceId}&from=${minuteAgo(5)}&to=${minuteAgo(-1)}&show=all`,
+    `/incidents?from=${minuteAgo(5)}&to=${minuteAgo(-1)}`,
+    `/sources?kind=service&subject=${serviceId}`,
+    "/reports",
+    `/services/${serviceId}/key?id=${key}`,
+    `/services/${serviceId}/settings`,
+    `/groups/${group}?claim=${key}`,
+    `/idempotency?scope=${scope}`,
+    `/idempotency/key?scope=${scope}&key=${key}`,
+  ];
+  const overflowing: string[] = [];
+  for (const width of [360, 1440]) {
+    await page.setViewportSize({ width, height: 900 });
+    for (const path of paths) {
+      await page.goto(path);
+      await expect(page.locator("h1").first()).toBeVisible();
+      const sideways = await page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth);
+      if (sideways > 0) overflowing.push(`${width} px ${path}: ${sideways} px too wide`);
+    }
+  }
+  expect(overflowing).toEqual([]);
 });

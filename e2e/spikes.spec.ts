@@ -21,7 +21,7 @@ test("steady duplicates are not spikes; a real burst is, and is listed first", a
   await page.screenshot({ path: "test-results/overview-spike.png", fullPage: true });
 
   // Act from the chart: axes say their unit, the tooltip gives totals and the duplicate share,
-  // and a bar (or the spike in the list) opens the service's keys for that window.
+  // and a bar (or the spike in the list) opens the decisions of that bucket, with the chart's counts.
   const chart = page.getByTestId("decisions-chart");
   await expect(chart).toContainText("checks per 1 min");
   await expect(chart).toContainText("errors, late per 1 min");
@@ -29,11 +29,11 @@ test("steady duplicates are not spikes; a real burst is, and is listed first", a
   await bars.last().hover();
   await expect(page.getByTestId("chart-tooltip")).toContainText("% duplicates");
   await spikes.getByRole("link").first().click();
-  await expect(page).toHaveURL(new RegExp(`/services/${bursty}\\?from=.*&to=`));
-  await expect(page.getByLabel("Changed from (UTC)")).not.toHaveValue("");
+  await expect(page).toHaveURL(new RegExp(`/decisions\\?kind=service&subject=${bursty}&from=.*&to=`));
+  await expect(page.getByTestId("bucket-stats")).toContainText("2,410 checks: 10 new, 0 changed, 2,400 duplicates");
   await page.goBack();
   await bars.last().click();
-  await expect(page).toHaveURL(new RegExp(`/services/${bursty}\\?from=`));
+  await expect(page).toHaveURL(new RegExp(`/decisions\\?kind=service&subject=${bursty}&from=`));
 
   // Live refresh is a toggle kept in the URL.
   await page.goto(`/?range=1h&kind=service&subject=${bursty}`);

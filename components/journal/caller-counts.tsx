@@ -18,7 +18,7 @@ export function CallerCounts({ callers }: { callers: CallerCountView[] }) {
         <tbody>
           {callers.map((c) => (
             <tr key={c.caller?.id ?? ""}>
-              <td>
+              <td className="cell-wide">
                 <CallerName caller={c.caller} />
               </td>
               <td className="num">{formatCount(c.duplicates)}</td>

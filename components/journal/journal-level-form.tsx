@@ -12,8 +12,8 @@ type Level = keyof typeof LEVEL_LABEL;
 const LEVELS = Object.keys(LEVEL_LABEL) as Level[];
 
 /**
- * The subject's journal switch: every answer, changes and duplicates only, or off. Saving is audited
- * and needs a reason; `editable` false shows the level without the form (the role may not change it).
+ * The subject's journal switch: every answer, changes and duplicates only, or off. Choosing another
+ * level offers the save, which is audited and needs a reason; `editable` false shows the level alone.
  */
 export function JournalLevelForm({ kind, subject, level, enabled, editable }: { kind: JournalKind; subject: string; level: Level; enabled: boolean; editable: boolean }) {
   const router = useRouter();
@@ -47,18 +47,19 @@ export function JournalLevelForm({ kind, subject, level, enabled, editable }: { 
               </label>
             ))}
           </fieldset>
-          <ReasonedAction
-            reason={reason}
-            onReason={setReason}
-            inputName="journal-reason"
-            reasonErrors={failure?.fieldErrors?.reason}
-            tone="primary"
-            blocked={chosen === level}
-            pending={save.isPending}
-            label="Save journal level"
-            pendingLabel="Saving…"
-            onConfirm={() => save.mutate()}
-          />
+          {chosen !== level ? (
+            <ReasonedAction
+              reason={reason}
+              onReason={setReason}
+              inputName="journal-reason"
+              reasonErrors={failure?.fieldErrors?.reason}
+              tone="primary"
+              pending={save.isPending}
+              label="Save journal level"
+              pendingLabel="Saving…"
+              onConfirm={() => save.mutate()}
+            />
+          ) : null}
           {save.data?.ok ? (
             <p className="small" role="status" data-testid="journal-level-saved">
               {save.data.data.changed ? `Saved: ${LEVEL_LABEL[save.data.data.level].toLowerCase()}.` : "That level was already set; nothing changed."}

@@ -23,7 +23,7 @@ export function KeyCounts({ keys, showSubject = false, noun = "Entries", testId 
         <tbody>
           {keys.map((k) => (
             <tr key={`${k.mode}:${k.subject}:${k.key}`}>
-              <td className="break">
+              <td className="break cell-wide">
                 <Link href={k.href}>
                   <VisibleText text={k.key} />
                 </Link>
@@ -32,7 +32,7 @@ export function KeyCounts({ keys, showSubject = false, noun = "Entries", testId 
               <td className="num">{formatCount(k.count)}</td>
               <td className="mono">{formatMicros(k.firstAt)}</td>
               <td className="mono">{formatMicros(k.lastAt)}</td>
-              <td>
+              <td className="cell-wide">
                 {k.callers.length === 0 ? (
                   <span className="muted">none recorded</span>
                 ) : (

@@ -5,9 +5,9 @@ import type { TimelineEntry } from "@/lib/views/journal-timeline";
 import { CallerName } from "./caller-name";
 
 /** What a decision's version and matched time mean in each mode. */
-const COLUMNS: Record<JournalModeName, { version: string; matched: string }> = {
+const COLUMNS: Record<JournalModeName, { version: string | null; matched: string }> = {
   last_seen: { version: "Version", matched: "Matched version accepted" },
-  window: { version: "Version", matched: "Window started" },
+  window: { version: null, matched: "Window started" },
   idempotency: { version: "Attempt", matched: "Started or completed" },
 };
 
@@ -21,7 +21,7 @@ export function TimelineTable({ mode, entries }: { mode: JournalModeName; entrie
           <tr>
             <th>When (UTC)</th>
             <th>Decision</th>
-            <th className="num">{columns.version}</th>
+            {columns.version ? <th className="num">{columns.version}</th> : null}
             <th>{columns.matched}</th>
             <th>Caller</th>
             <th>Request id</th>
@@ -37,12 +37,12 @@ export function TimelineTable({ mode, entries }: { mode: JournalModeName; entrie
               <td>
                 <Badge tone={e.decision} />
               </td>
-              <td className="num">{e.version ?? "–"}</td>
+              {columns.version ? <td className="num">{e.version ?? "–"}</td> : null}
               <td className="mono">{e.matchedAt ? <time dateTime={e.matchedAt}>{formatMicros(e.matchedAt)}</time> : "–"}</td>
-              <td>
+              <td className="cell-wide">
                 <CallerName caller={e.caller} />
               </td>
-              <td className="mono break">{e.requestId ? <VisibleText text={e.requestId} /> : "–"}</td>
+              <td className="mono break cell-wide">{e.requestId ? <VisibleText text={e.requestId} /> : "–"}</td>
               <td className="mono break">
                 {e.traceId === null ? "–" : e.traceHref ? <a href={e.traceHref} rel="noreferrer" target="_blank">{e.traceId}</a> : e.traceId}
               </td>

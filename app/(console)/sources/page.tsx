@@ -105,7 +105,7 @@ export default async function SourcesPage({ searchParams }: { searchParams: Prom
               <tbody>
                 {v.rows.map((r) => (
                   <tr key={r.caller?.id ?? ""}>
-                    <td>
+                    <td className="cell-wide">
                       <CallerName caller={r.caller} />
                     </td>
                     <td className="num">{formatCount(r.duplicates)}</td>
