@@ -16,7 +16,7 @@ import { WeirNode } from "./weir-node";
 const DATABASE = "weir_pgbouncer";
 const SERVICE = "bouncer-svc";
 const CHECKS = 1200;
-const STATEMENT_TIMEOUT_MS = 2000;
+const STATEMENT_TIMEOUT_MS = 5000; // the README's (and production-grants.sql's) 5 s
 
 let cluster: PrivatePostgres;
 let databaseUrl: string;
