@@ -2,7 +2,7 @@
  * A weir API node for fault tests, run as a child process: the same pieces as
  * server.ts's API door (the global store from DATABASE_URL, opened at boot and
  * re-opened per request while it is down, createApiHandler over every route,
- * the stats flusher), without Next. One test-only door, POST /faults/reset,
+ * the stats flusher and the journal writer), without Next. One test-only door, POST /faults/reset,
  * resets one key through the console's reset verbs (startReset + runReset).
  */
 import http from "node:http";
@@ -18,6 +18,7 @@ import { runReset } from "@/lib/reset/run-reset";
 import { startReset } from "@/lib/reset/start-reset";
 import { UnprocessableError } from "@/lib/errors";
 import { stats } from "@/lib/stats/recorder";
+import { startJournal } from "@/lib/journal";
 
 const OPERATOR = { id: "faults@weir.test", role: "operator" as const };
 
@@ -51,6 +52,7 @@ async function main(): Promise<void> {
   }
   const handleApi = createApiHandler(createApiRoutes(getStore), getStore);
   stats.start(getDb);
+  startJournal(getDb);
   const server = http.createServer((req, res) => {
     if (req.url === "/faults/reset" && req.method === "POST") {
       readBody(req)
