@@ -21,6 +21,7 @@ const EXPECTED: Record<string, Expectation> = {
   "groups.previewTtlAction": { role: "operator" },
   "groups.changeTtlAction": { role: "operator", destructive: true },
   "idempotency.releaseKeyAction": { role: "operator" },
+  "journal.setJournalLevelAction": { role: "operator" },
   "reset.previewResetAction": { role: "operator" },
   "reset.startResetAction": { role: "operator", destructive: true },
   "reset.undoResetAction": { role: "operator", destructive: true },
