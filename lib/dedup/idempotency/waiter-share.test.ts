@@ -1,12 +1,12 @@
 import { setTimeout as sleep } from "node:timers/promises";
 import { beforeAll, describe, expect, it } from "vitest";
 import { startTestApi, type TestApi } from "@/test/api-server";
-import { useEnv } from "@/test/env";
+import { envForFile } from "@/test/env";
 import { uniqueId } from "@/test/factories";
 import { createTestDatabase, type TestDatabase } from "@/test/test-db";
 
 /** 40 waiters on the node: one credential may hold a quarter of them (10), the others keep theirs. */
-useEnv({ WEIR_IDEMPOTENCY_MAX_WAITERS: "40" });
+envForFile({ WEIR_IDEMPOTENCY_MAX_WAITERS: "40" });
 let store: TestDatabase;
 let api: TestApi;
 

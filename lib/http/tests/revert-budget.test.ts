@@ -1,12 +1,12 @@
 import { sql } from "drizzle-orm";
 import { beforeAll, describe, expect, it } from "vitest";
 import { startTestApi, type TestApi } from "@/test/api-server";
-import { useEnv } from "@/test/env";
+import { envForFile } from "@/test/env";
 import { createService } from "@/test/factories";
 import { createTestDatabase, type TestDatabase } from "@/test/test-db";
 
 /** Each revert writes an append-only audit row: a token has a budget of them (WEIR_REVERT_LIMIT per 10 min). */
-useEnv({ WEIR_REVERT_LIMIT: "3" });
+envForFile({ WEIR_REVERT_LIMIT: "3" });
 let store: TestDatabase;
 let api: TestApi;
 let serviceId: string;
