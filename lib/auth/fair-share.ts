@@ -4,12 +4,19 @@
  * quarter of the pool, at least SHARE_FLOOR). While the pool is full, a holder still below its
  * fair part of the current load (the pool divided by the holders) is admitted up to a ceiling
  * past the pool; the heaviest holder never is, so shedding starts with it.
+ *
+ * A pool may also be contended before it is full (answers slow down: `contended` is then a
+ * latency-driven limit below the pool). Then, among two holders or more, one holding at least
+ * SHARE_FLOOR and more than its fair part of the contended pool is refused, so one busy caller
+ * cannot slow the others down; a caller alone is held by the pool only.
  */
 export type Admission = "admitted" | "over_share" | "full";
 
 export interface FairShareOptions {
   /** Units in the pool now (it may move: the adaptive limit). */
   capacity: () => number;
+  /** Units past which the pool is contended (at most `capacity`); undefined: only a full pool is. */
+  contended?: () => number;
   /** One holder's share when it has none of its own; undefined: a quarter of the pool, at least SHARE_FLOOR. */
   share?: () => number | undefined;
 }
@@ -60,10 +67,13 @@ export class FairShare {
   /** Takes one unit for `holder` unless it is at its share (over_share) or the pool must shed it (full). */
   tryAcquire(holder: string, ownShare?: number | null): Admission {
     const capacity = this.o.capacity();
+    const contended = Math.min(capacity, this.o.contended?.() ?? capacity);
     const mine = this.heldBy(holder);
-    if (this.count >= capacity) {
+    if (this.count >= ceilingOf(capacity)) return "full";
+    if (this.count >= contended) {
       const holders = this.held.size + (mine === 0 ? 1 : 0);
-      if (mine + 1 > capacity / holders || this.count >= ceilingOf(capacity)) return "full";
+      const heavy = mine + 1 > contended / holders;
+      if (this.count >= capacity ? heavy : heavy && holders > 1 && mine >= SHARE_FLOOR) return "full";
     }
     if (mine >= this.shareOf(ownShare)) return "over_share";
     this.held.set(holder, mine + 1);

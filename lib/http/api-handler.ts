@@ -100,6 +100,8 @@ export function createApiHandler(
   return async function handleApi(req: IncomingMessage, res: ServerResponse): Promise<void> {
     const requestId = requestIdOf(req);
     let ticket: Ticket | undefined;
+    // Whether the answer's time tells of the node's load: not a refusal, a stalled body or a long poll.
+    let sample = false;
     if (!neverShed(req.url)) {
       try {
         ticket = gate.enter(callerOf(req));
@@ -131,13 +133,16 @@ export function createApiHandler(
         json: async <T>(schema: ZodType<T>) => schema.parse(parseStrictJson(await text())),
       };
       const result = await handler(ctx);
+      sample = result.status < 400 && !ctx.longPoll;
       writeResult(res, result, requestId);
     } catch (err) {
       if (res.headersSent) return void res.destroy();
       if (err instanceof BodyTimeoutError) return writeAndClose(req, res, errorToResult(err, requestId), requestId);
-      writeResult(res, errorToResult(err, requestId), requestId);
+      const result = errorToResult(err, requestId);
+      sample = result.status >= 500;
+      writeResult(res, result, requestId);
     } finally {
-      if (ticket) gate.leave(ticket);
+      if (ticket) gate.leave(ticket, sample);
     }
   };
 }

@@ -2,7 +2,7 @@ import type { Actor } from "@/lib/auth/actor";
 import { FairShare } from "@/lib/auth/fair-share";
 import { OverloadedError, RateLimitedError } from "@/lib/errors";
 import { countCaller, watchConcurrency, watchHeaviestCaller, type CallerOutcome } from "@/lib/metrics";
-import type { AdaptiveConcurrencyLimit } from "./adaptive-limit";
+import { AdaptiveConcurrencyLimit } from "./adaptive-limit";
 import type { Caller } from "./caller";
 import { RateQuotas } from "./rate-quotas";
 import { RecentCount } from "@/lib/auth/recent-count";
@@ -28,6 +28,8 @@ export interface GateState {
   inFlight: number;
   limit: number;
   maxLimit: number;
+  /** Requests in flight past which the busiest caller is refused while others call: where answers start to slow. */
+  contendedAt: number;
   callers: number;
   heaviestCaller: number;
   shed: number;
@@ -42,14 +44,20 @@ function labelOf(actor: Actor | undefined, key: string): string {
   return key.startsWith("token:") ? "unknown" : "anonymous";
 }
 
+/** The contended limit never goes below this, so two callers keep at least SHARE_FLOOR each. */
+const CONTENDED_FLOOR = 16;
+
 /**
  * The door's capacity, shared per credential (lib/auth/fair-share.ts): the node's limit of
  * requests in flight (adaptive-limit.ts) is the pool, each caller may hold its share of it, and
- * a full pool sheds the heaviest caller first. Then, once the caller is authenticated, an API
- * token's own limits (in flight, requests per second) apply exactly.
+ * a full pool sheds the heaviest caller first. A second, always adaptive limit on the same
+ * answers says where the pool is contended (answers take over twice their usual time): past it
+ * the busiest caller is refused while others call, so its load cannot slow them down. Then,
+ * once the caller is authenticated, an API token's own limits (in flight, per second) apply.
  */
 export class CapacityGate {
   readonly shares: FairShare;
+  private readonly contention: AdaptiveConcurrencyLimit;
   private readonly rates = new RateQuotas();
   private readonly recent = { shed: new RecentCount(), inFlightLimited: new RecentCount(), rateLimited: new RecentCount() };
   private readonly countShed: () => void;
@@ -59,7 +67,8 @@ export class CapacityGate {
     readonly limiter: AdaptiveConcurrencyLimit,
     perCaller?: number,
   ) {
-    this.shares = new FairShare({ capacity: () => limiter.limit, share: () => perCaller });
+    this.contention = new AdaptiveConcurrencyLimit({ max: limiter.max, min: Math.min(limiter.max, CONTENDED_FLOOR) });
+    this.shares = new FairShare({ capacity: () => limiter.limit, contended: () => this.contention.limit, share: () => perCaller });
     this.countShed = watchConcurrency(limiter);
     watchHeaviestCaller(() => this.heaviest());
   }
@@ -76,12 +85,15 @@ export class CapacityGate {
       this.refuse(caller, "in_flight_limited");
       throw this.inFlightError(caller.key, caller.actor);
     }
+    this.contention.acquire();
     return { caller, startedAt: this.limiter.acquire() };
   }
 
-  leave(ticket: Ticket): void {
+  /** `sample` false: the answer's time says nothing of the node's load (a refusal, a stalled body, a long poll). */
+  leave(ticket: Ticket, sample = true): void {
     if (!ticket.shareReturned) this.shares.release(ticket.caller.key);
-    this.limiter.release(ticket.startedAt);
+    this.limiter.release(ticket.startedAt, sample);
+    this.contention.release(ticket.startedAt, sample);
   }
 
   /**
@@ -111,6 +123,7 @@ export class CapacityGate {
       inFlight: this.limiter.inFlight,
       limit: this.limiter.limit,
       maxLimit: this.limiter.max,
+      contendedAt: this.contention.limit,
       callers: this.shares.holders,
       heaviestCaller: this.heaviest(),
       shed: this.recent.shed.total,

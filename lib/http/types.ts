@@ -28,6 +28,8 @@ export interface ApiContext {
   requireScope(kind: ScopeKind, id: string): void;
   /** Applies an authenticated caller's own limits (429 past them); set by the capacity gate (capacity-gate.ts). */
   admit?: (actor: Actor) => void;
+  /** Set by a handler that waits by design (a begin with waitSeconds): its time says nothing of the node's load. */
+  longPoll?: boolean;
   /** The shared store; rejects with a store-unavailable error while the database is down. */
   store(): Promise<Store>;
   /** The request body as text, enforcing the size limit (413) and UTF-8 (400). */

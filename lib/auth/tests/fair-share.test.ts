@@ -45,7 +45,7 @@ describe("a pool shared per credential", () => {
     expect(pool.tryAcquire("e")).toBe("admitted");
   });
 
-  it("follows a pool that shrinks (the adaptive limit): the default share shrinks with it", () => {
+  it("follows a pool that shrinks (an adaptive limit): the default share shrinks with it", () => {
     let capacity = 64;
     const pool = new FairShare({ capacity: () => capacity });
     expect(take(pool, "a", 16).every((a) => a === "admitted")).toBe(true);
@@ -58,5 +58,22 @@ describe("a pool shared per credential", () => {
     const pool = new FairShare({ capacity: () => 100, share: () => 3 });
     expect(take(pool, "a", 4)).toEqual(["admitted", "admitted", "admitted", "over_share"]);
     expect(pool.tryAcquire("a", 5)).toBe("admitted");
+  });
+});
+
+describe("a contended pool (answers slow down before it is full)", () => {
+  it("refuses a busy holder past its fair part of the contended pool while another holder is active, and admits the light one", () => {
+    let contended = 100;
+    const pool = new FairShare({ capacity: () => 100, contended: () => contended });
+    take(pool, "flood", 20);
+    contended = 16;
+    // Alone, the busy holder is held by the pool only.
+    expect(pool.tryAcquire("flood")).toBe("admitted");
+    expect(pool.tryAcquire("steady")).toBe("admitted");
+    expect(pool.tryAcquire("flood")).toBe("full");
+    expect(pool.tryAcquire("steady")).toBe("admitted");
+    // A holder with fewer than SHARE_FLOOR (8) in flight is never the one shed before the pool is full.
+    expect(take(pool, "small", 8).every((a) => a === "admitted")).toBe(true);
+    expect(pool.tryAcquire("small")).toBe("full");
   });
 });
