@@ -19,6 +19,7 @@ import { hrefWith } from "@/components/ui/pager";
 import { loadJournalLevel } from "@/lib/views/journal-level";
 import { loadKeyTimeline } from "@/lib/views/journal-timeline";
 import { timelineBeforeSchema } from "@/lib/validation/console-journal";
+import { journalKeyOf } from "@/lib/validation/journal";
 import { ClaimLookup } from "./claim-lookup";
 import { TtlEditor } from "./ttl-editor";
 
@@ -33,6 +34,7 @@ export default async function GroupPage({ params, searchParams }: { params: Prom
   const rawClaim = param(query.claim);
   const claimQuery = typeof rawClaim === "string" ? rawClaim.slice(0, 512) : "";
   const before = timelineBeforeSchema.safeParse(query.before).data;
+  const claimKey = journalKeyOf.safeParse(claimQuery);
   const loaded = await withStore((db) => loadGroup(db, id.data, { claimId: claimQuery || undefined }));
   if (!loaded.ok) return <StoreUnavailableNotice />;
   if (!loaded.data) notFound();
@@ -42,7 +44,7 @@ export default async function GroupPage({ params, searchParams }: { params: Prom
     withStore((db) =>
       Promise.all([
         loadJournalLevel(db, "group", group.id),
-        claimQuery ? loadKeyTimeline(db, { mode: "window", subject: group.id, key: claimQuery, before }) : Promise.resolve(null),
+        claimKey.success ? loadKeyTimeline(db, { mode: "window", subject: group.id, key: claimKey.data, before }) : Promise.resolve(null),
       ]),
     ),
   ]);
