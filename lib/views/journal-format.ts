@@ -46,3 +46,11 @@ export const LEVEL_LABEL: Record<"all" | "changes_and_duplicates" | "off", strin
   changes_and_duplicates: "Changes and duplicates only (no first acceptances)",
   off: "Off: nothing kept",
 };
+
+/** "+40 %", "−25 %", "new", "gone", "=": how a caller's duplicates moved against the previous period. */
+export function movement(now: number, before: number): string {
+  if (before === 0) return now === 0 ? "=" : "new";
+  if (now === 0) return "gone";
+  const change = Math.round(((now - before) / before) * 100);
+  return change === 0 ? "=" : `${change > 0 ? "+" : "−"}${Math.abs(change)} %`;
+}

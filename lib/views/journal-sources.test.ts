@@ -4,7 +4,8 @@ import type { JournalEntry } from "@/lib/journal/entry";
 import { JournalWriter } from "@/lib/journal/writer";
 import { createService } from "@/test/factories";
 import { createTestDatabase, type TestDatabase } from "@/test/test-db";
-import { loadSources, movement } from "./journal-sources";
+import { movement } from "./journal-format";
+import { loadSources } from "./journal-sources";
 
 let store: TestDatabase;
 

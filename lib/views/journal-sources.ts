@@ -80,11 +80,3 @@ export async function loadSources(db: DbOrTx, q: SourcesQuery, now = Date.now())
 }
 
 const duplicatesOf = (c: CallerCount | undefined) => c?.duplicates ?? 0;
-
-/** "+40 %", "−25 %", "new", "gone", "=": how a caller's duplicates moved against the previous period. */
-export function movement(now: number, before: number): string {
-  if (before === 0) return now === 0 ? "=" : "new";
-  if (now === 0) return "gone";
-  const change = Math.round(((now - before) / before) * 100);
-  return change === 0 ? "=" : `${change > 0 ? "+" : "−"}${Math.abs(change)} %`;
-}

@@ -2,7 +2,7 @@ import type { Metadata } from "next";
 import Form from "next/form";
 import Link from "next/link";
 import { z } from "zod";
-import { CallerName } from "@/components/journal/caller-name";
+import { CallerCounts } from "@/components/journal/caller-counts";
 import { GapNotice } from "@/components/journal/gap-notice";
 import { JournalStateNote } from "@/components/journal/journal-state-note";
 import { KindOptions } from "@/components/journal/range-form";
@@ -16,9 +16,9 @@ import { requireConsoleActor } from "@/lib/auth/console-actor";
 import { withStore } from "@/lib/console/store";
 import { rawValues, type SearchParams } from "@/lib/validation/console-common";
 import { SOURCE_PERIODS, sourcesQuerySchema, type SourcePeriod } from "@/lib/validation/console-journal";
-import { formatCount, formatInstant } from "@/lib/views/format";
+import { formatInstant } from "@/lib/views/format";
 import { KIND_LABEL } from "@/lib/views/journal-format";
-import { loadSources, movement } from "@/lib/views/journal-sources";
+import { loadSources } from "@/lib/views/journal-sources";
 
 export const dynamic = "force-dynamic";
 export const metadata: Metadata = { title: "Sources of duplicates" };
@@ -91,32 +91,7 @@ export default async function SourcesPage({ searchParams }: { searchParams: Prom
         {v.rows.length === 0 ? (
           <EmptyState title="No duplicates in either period." />
         ) : (
-          <div className="table-wrap">
-            <table className="small" data-testid="sources">
-              <thead>
-                <tr>
-                  <th>Caller</th>
-                  <th className="num">Duplicates</th>
-                  <th className="num">Before</th>
-                  <th className="num">Change</th>
-                  <th className="num">Answers</th>
-                </tr>
-              </thead>
-              <tbody>
-                {v.rows.map((r) => (
-                  <tr key={r.caller?.id ?? ""}>
-                    <td className="cell-wide">
-                      <CallerName caller={r.caller} />
-                    </td>
-                    <td className="num">{formatCount(r.duplicates)}</td>
-                    <td className="num">{formatCount(r.previousDuplicates)}</td>
-                    <td className="num">{movement(r.duplicates, r.previousDuplicates)}</td>
-                    <td className="num">{formatCount(r.count)}</td>
-                  </tr>
-                ))}
-              </tbody>
-            </table>
-          </div>
+          <CallerCounts callers={v.rows} compared testId="sources" />
         )}
       </section>
     </>
