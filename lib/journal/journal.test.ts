@@ -140,6 +140,28 @@ describe("the decision journal", () => {
 });
 
 describe("a full journal buffer", () => {
+  it("never holds up a check: the answer comes, the entry is dropped and counted in /api/metrics", async () => {
+    const serviceId = await createService(store.db);
+    const token = await createTestToken(store.db, { role: "admin" });
+    const dropped = async () => {
+      const text = await (await fetch(`${api.url}/api/metrics`)).text();
+      return Number(/^weir_journal_dropped_total (\d+)/m.exec(text)?.[1]);
+    };
+    const before = await dropped();
+    const capacity = journal.buffer.capacity;
+    journal.buffer.capacity = journal.buffer.size;
+    try {
+      const sent = await api.request("POST", "/api/v1/check", { serviceId, messageId: "FULL", payload: 1 }, { authorization: `Bearer ${token}` });
+      expect(sent.body.decision).toBe("new");
+    } finally {
+      journal.buffer.capacity = capacity;
+    }
+    expect(await dropped()).toBe(before + 1);
+    await journal.flush(store.db);
+    const gaps = await journalGaps(store.db, { ...around(), subjectKind: "service", subject: serviceId });
+    expect(gaps.map((g) => g.dropped)).toEqual([1]);
+  });
+
   it("answers every decision, counts the drops and names the gap's subject and minute", async () => {
     const small = new JournalWriter(new JournalBuffer(3), { batchEntries: 100, retentionMs: 7 * 86_400_000 });
     const serviceId = await createService(store.db);

@@ -1,6 +1,21 @@
-import { Counter, Gauge } from "prom-client";
+import { Counter, Gauge, type Registry } from "prom-client";
 import { journal } from "@/lib/journal";
 import { metrics } from "./registry";
+
+/** A counter that follows a running total kept elsewhere: each scrape adds what it grew by since the last. */
+function totalCounter(name: string, help: string, total: () => number, registers: Registry[]): Counter {
+  let seen = 0;
+  return new Counter({
+    name,
+    help,
+    registers,
+    collect() {
+      const now = total();
+      this.inc(now - seen);
+      seen = now;
+    },
+  });
+}
 
 /**
  * The journal writer's own figures, read from its buffer at each scrape: entries written, entries
@@ -8,27 +23,19 @@ import { metrics } from "./registry";
  */
 function createJournalMetrics() {
   const registers = [metrics.registry];
-  let written = 0;
-  let dropped = 0;
   return {
-    written: new Counter({
-      name: "weir_journal_written_total",
-      help: "Decision journal entries written to the store by this process",
+    written: totalCounter(
+      "weir_journal_written_total",
+      "Decision journal entries written to the store by this process",
+      () => journal.buffer.writtenTotal,
       registers,
-      collect() {
-        this.inc(journal.buffer.writtenTotal - written);
-        written = journal.buffer.writtenTotal;
-      },
-    }),
-    dropped: new Counter({
-      name: "weir_journal_dropped_total",
-      help: "Decision journal entries dropped because this process's buffer was full (WEIR_JOURNAL_BUFFER); each is a named gap",
+    ),
+    dropped: totalCounter(
+      "weir_journal_dropped_total",
+      "Decision journal entries dropped because this process's buffer was full (WEIR_JOURNAL_BUFFER); each is a named gap",
+      () => journal.buffer.droppedTotal,
       registers,
-      collect() {
-        this.inc(journal.buffer.droppedTotal - dropped);
-        dropped = journal.buffer.droppedTotal;
-      },
-    }),
+    ),
     buffered: new Gauge({
       name: "weir_journal_buffered",
       help: "Decision journal entries waiting in this process's buffer to be written",
