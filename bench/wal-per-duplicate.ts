@@ -3,7 +3,9 @@
  * run of checks, then of claims, between two pg_current_wal_lsn() readings;
  * pg_walinspect attributes the records to this database, so neighbours on the
  * same cluster do not count. Baselines in the same run: pgbench running the bare
- * upsert-CAS check and the bare claim upsert on the same duplicates.
+ * upsert-CAS check and the bare claim upsert on the same duplicates. The decision journal is
+ * off here (WEIR_JOURNAL=off): this measures what a duplicate's decision writes, which is nothing;
+ * what the journal writes per answer is bench/journal.ts's to measure.
  * Run: npx tsx bench/wal-per-duplicate.ts [--quick]. Never fails on timing.
  */
 import type pg from "pg";
@@ -58,7 +60,7 @@ async function main(): Promise<void> {
     await db.pool.query("vacuum (freeze, analyze) last_seen");
     await db.pool.query("vacuum (freeze, analyze) window_records");
     const token = await mintToken(db.store.db, { services: [SERVICE], consumerGroups: [GROUP] });
-    const weir = await serveWeir(db.url, { apiOnly: hasFlag("api-only") });
+    const weir = await serveWeir(db.url, { apiOnly: hasFlag("api-only"), env: { WEIR_JOURNAL: "off" } });
     try {
       await assertDecisions(weir.url, token, KEYS);
       const claimed = await post<{ decision?: string }>(`${weir.url}/api/v1/claim`, { consumerGroup: GROUP, messageId: "m-1" }, token);
