@@ -31,6 +31,15 @@ describe("StatementCoalescer admission", () => {
     expect(await coalescer.submit(5, "k5")).toBe(50);
   });
 
+  it("while behind, refuses the heaviest caller's items and still takes a light caller's", async () => {
+    const coalescer = new StatementCoalescer(NO_DB, takes(25), { maxInFlight: 1, maxBatch: 1, shedAfterMs: 60 });
+    const flood = Array.from({ length: 8 }, (_, i) => coalescer.submit(i, `f${i}`, "token:flood"));
+    await sleep(100);
+    await expect(coalescer.submit(99, "f99", "token:flood")).rejects.toBeInstanceOf(OverloadedError);
+    expect(await coalescer.submit(7, "steady", "token:steady")).toBe(70);
+    await Promise.all(flood);
+  });
+
   it("says `store_unavailable` when no statement has answered for that long: the store, not the load", async () => {
     let release!: () => void;
     const stalled = new Promise<void>((resolve) => (release = resolve));

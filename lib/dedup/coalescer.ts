@@ -4,6 +4,8 @@ import { OverloadedError, StoreUnavailableError } from "@/lib/errors";
 interface Pending<I, O> {
   item: I;
   key: string;
+  /** Who asked (a credential's id), for shedding the heaviest first; undefined counts as one caller. */
+  caller: string;
   /** Date.now() past which the item gives up waiting for a statement (503). */
   deadline: number;
   resolve(outcome: O): void;
@@ -62,9 +64,12 @@ export type DecideDistinct<I, O> = (db: DbOrTx, items: readonly I[]) => Promise<
  * refused at once (503, Retry-After 1) instead of joining a queue it would wait seconds in. The
  * answer says why: `overloaded` while statements keep completing (weir is behind), or
  * `store_unavailable` when none has completed for that long (the store is not answering).
+ * While weir is only behind, the heaviest callers are refused first: an item whose caller has
+ * fewer items queued than its fair part (the queue divided by the callers in it) still joins.
  */
 export class StatementCoalescer<I, O> {
   private queue: Pending<I, O>[] = [];
+  private readonly queuedBy = new Map<string, number>();
   private inFlight = 0;
   private scheduled = false;
   private readonly maxBatch: number;
@@ -99,12 +104,13 @@ export class StatementCoalescer<I, O> {
     return this.queue.length;
   }
 
-  submit(item: I, key: string): Promise<O> {
+  submit(item: I, key: string, caller = ""): Promise<O> {
     const now = Date.now();
-    const refusal = this.refusal(now);
+    const refusal = this.refusal(now, caller);
     if (refusal) return Promise.reject(refusal);
     return new Promise<O>((resolve, reject) => {
-      this.queue.push({ item, key, deadline: now + this.maxWaitMs, resolve, reject });
+      this.queue.push({ item, key, caller, deadline: now + this.maxWaitMs, resolve, reject });
+      this.queuedBy.set(caller, (this.queuedBy.get(caller) ?? 0) + 1);
       this.armExpiry();
       if (!this.scheduled && this.inFlight < this.maxInFlight) {
         this.scheduled = true;
@@ -115,12 +121,21 @@ export class StatementCoalescer<I, O> {
   }
 
   /** Why a new item cannot join the queue now, if it cannot. */
-  private refusal(now: number): Error | undefined {
+  private refusal(now: number, caller: string): Error | undefined {
     const head = this.queue[0];
     const headWaitedMs = head ? now - (head.deadline - this.maxWaitMs) : 0;
     if (this.queue.length < this.maxQueued && headWaitedMs <= this.shedAfterMs) return undefined;
     const stalled = this.inFlight > 0 && now - this.lastAnsweredAt > this.shedAfterMs;
-    return stalled || this.shedAfterMs === Number.POSITIVE_INFINITY ? new StoreUnavailableError(1) : new OverloadedError(1);
+    if (stalled || this.shedAfterMs === Number.POSITIVE_INFINITY) return new StoreUnavailableError(1);
+    const callers = this.queuedBy.size + (this.queuedBy.has(caller) ? 0 : 1);
+    const light = (this.queuedBy.get(caller) ?? 0) + 1 <= this.queue.length / callers;
+    return light && this.queue.length < this.maxQueued ? undefined : new OverloadedError(1);
+  }
+
+  private dequeued(pending: Pending<I, O>): void {
+    const left = (this.queuedBy.get(pending.caller) ?? 1) - 1;
+    if (left > 0) this.queuedBy.set(pending.caller, left);
+    else this.queuedBy.delete(pending.caller);
   }
 
   /** One timer for the whole queue: items keep their arrival order, so the head expires first. */
@@ -139,7 +154,10 @@ export class StatementCoalescer<I, O> {
     let expired = 0;
     while (expired < this.queue.length && this.queue[expired]!.deadline <= now) expired++;
     if (expired === 0) return;
-    for (const pending of this.queue.splice(0, expired)) pending.reject(new StoreUnavailableError(1));
+    for (const pending of this.queue.splice(0, expired)) {
+      this.dequeued(pending);
+      pending.reject(new StoreUnavailableError(1));
+    }
   }
 
   private takeBatch(): Pending<I, O>[] {
@@ -169,6 +187,7 @@ export class StatementCoalescer<I, O> {
   private runNext(): void {
     const batch = this.takeBatch();
     if (batch.length === 0) return;
+    for (const pending of batch) this.dequeued(pending);
     this.inFlight++;
     void this.run(batch);
   }

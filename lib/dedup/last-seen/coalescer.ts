@@ -21,6 +21,6 @@ export class CheckCoalescer {
   }
 
   submit(item: HashedCheck): Promise<CheckOutcome> {
-    return this.inner.submit(item, `${item.serviceId}\u0000${item.messageId}`);
+    return this.inner.submit(item, `${item.serviceId}\u0000${item.messageId}`, item.origin?.caller);
   }
 }

@@ -20,6 +20,6 @@ export class ClaimCoalescer {
   }
 
   submit(item: ClaimKey): Promise<ClaimOutcome> {
-    return this.inner.submit(item, `${item.consumerGroup}\u0000${item.messageId}`);
+    return this.inner.submit(item, `${item.consumerGroup}\u0000${item.messageId}`, item.origin?.caller);
   }
 }
