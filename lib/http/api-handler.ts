@@ -36,10 +36,11 @@ class UnsupportedMediaTypeError extends WeirError {
  * browser can post cross-site without a preflight, text/plain) is refused
  * before anything reads it. Requests without a body need no content type.
  */
-function refuseNonJsonBody(req: IncomingMessage): void {
+function refuseNonJsonBody(req: IncomingMessage): boolean {
   const length = req.headers["content-length"];
   const hasBody = (length !== undefined && length !== "0") || req.headers["transfer-encoding"] !== undefined;
   if (hasBody && !JSON_MEDIA_TYPE.test(req.headers["content-type"] ?? "")) throw new UnsupportedMediaTypeError();
+  return hasBody;
 }
 
 /**
@@ -68,6 +69,9 @@ function requestIdOf(req: IncomingMessage): string {
   const given = req.headers["x-request-id"];
   return typeof given === "string" && REQUEST_ID.test(given) ? given : randomUUID();
 }
+
+const withRetryAfter = (result: HttpResult, seconds: number | undefined): HttpResult =>
+  seconds === undefined ? result : { ...result, headers: { ...result.headers, "retry-after": String(seconds) } };
 
 /** A stalled body is answered 408 and its connection closed: the rest of it would never be read. */
 function writeAndClose(req: IncomingMessage, res: ServerResponse, result: HttpResult, requestId: string): void {
@@ -100,8 +104,8 @@ export function createApiHandler(
   return async function handleApi(req: IncomingMessage, res: ServerResponse): Promise<void> {
     const requestId = requestIdOf(req);
     let ticket: Ticket | undefined;
-    // Whether the answer's time tells of the node's load: not a refusal, a stalled body or a long poll.
-    let sample = false;
+    // The status answered, unless the answer's time says nothing of the node's load (a stalled body, a long poll).
+    let answered: number | undefined;
     if (!neverShed(req.url)) {
       try {
         ticket = gate.enter(callerOf(req));
@@ -113,10 +117,18 @@ export function createApiHandler(
     try {
       const url = new URL(req.url ?? "/", "http://weir.local");
       const { handler, params } = router.match(req.method ?? "GET", url.pathname);
-      refuseNonJsonBody(req);
-      let bodyText: Promise<string> | undefined;
-      const text = () => (bodyText ??= readBody(req, DEFAULT_BODY_LIMIT, bodyTimeoutMs));
+      const hasBody = refuseNonJsonBody(req);
       const admitted = ticket;
+      // Work starts once the body is in (a stalled body does none), or at authentication without one.
+      const startWork = () => {
+        if (admitted) gate.startWork(admitted);
+      };
+      let bodyText: Promise<string> | undefined;
+      const text = () =>
+        (bodyText ??= readBody(req, DEFAULT_BODY_LIMIT, bodyTimeoutMs).then((body) => {
+          startWork();
+          return body;
+        }));
       const ctx: ApiContext = {
         req,
         url,
@@ -127,22 +139,31 @@ export function createApiHandler(
           // The route's permission was checked by its guard; this checks an id that came in the body.
           authorize(this.actor, "read", { kind, id });
         },
-        admit: admitted ? (actor) => gate.admit(admitted, actor) : undefined,
+        admit: admitted
+          ? (actor) => {
+              gate.admit(admitted, actor);
+              if (!hasBody) startWork();
+            }
+          : undefined,
+        waiting() {
+          this.longPoll = true;
+          if (admitted) gate.rest(admitted);
+        },
         store: getStore,
         text,
         json: async <T>(schema: ZodType<T>) => schema.parse(parseStrictJson(await text())),
       };
       const result = await handler(ctx);
-      sample = result.status < 400 && !ctx.longPoll;
+      if (!ctx.longPoll) answered = result.status;
       writeResult(res, result, requestId);
     } catch (err) {
       if (res.headersSent) return void res.destroy();
-      if (err instanceof BodyTimeoutError) return writeAndClose(req, res, errorToResult(err, requestId), requestId);
+      if (err instanceof BodyTimeoutError) return writeAndClose(req, res, withRetryAfter(errorToResult(err, requestId), ticket && gate.backoffFor(ticket)), requestId);
       const result = errorToResult(err, requestId);
-      sample = result.status >= 500;
+      answered = result.status;
       writeResult(res, result, requestId);
     } finally {
-      if (ticket) gate.leave(ticket, sample);
+      if (ticket) gate.leave(ticket, answered);
     }
   };
 }

@@ -6,7 +6,8 @@ export const DEFAULT_BODY_LIMIT = Number(process.env.WEIR_MAX_BODY_BYTES ?? 1024
 /**
  * How long a body may take to arrive once weir reads it (WEIR_BODY_TIMEOUT_MS, 5 s). Node's own
  * requestTimeout is only checked every 30 s, so a caller sending a few bytes and stalling held
- * its slot for a minute; this deadline is a timer of the request's own.
+ * its slot for a minute; this deadline is a timer of the request's own, up to a quarter later at
+ * random, so that stalled bodies let in together are not all cut (and reopened) at once.
  */
 export function bodyTimeoutMsFromEnv(): number {
   const raw = Number(process.env.WEIR_BODY_TIMEOUT_MS || 5000);
@@ -38,10 +39,13 @@ function collect(req: IncomingMessage, limit: number, timeoutMs: number): Promis
       req.resume();
       reject(new PayloadTooLargeError(limit));
     };
-    const timer = setTimeout(() => {
-      stop();
-      reject(new BodyTimeoutError(timeoutMs));
-    }, timeoutMs);
+    const timer = setTimeout(
+      () => {
+        stop();
+        reject(new BodyTimeoutError(timeoutMs));
+      },
+      timeoutMs * (1 + Math.random() / 4),
+    );
     req.on("data", onData);
     req.once("end", () => {
       clearTimeout(timer);

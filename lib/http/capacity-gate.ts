@@ -1,11 +1,12 @@
 import type { Actor } from "@/lib/auth/actor";
 import { FairShare } from "@/lib/auth/fair-share";
+import { RecentCount } from "@/lib/auth/recent-count";
 import { OverloadedError, RateLimitedError } from "@/lib/errors";
 import { countCaller, watchConcurrency, watchHeaviestCaller, type CallerOutcome } from "@/lib/metrics";
 import { AdaptiveConcurrencyLimit } from "./adaptive-limit";
 import type { Caller } from "./caller";
 import { RateQuotas } from "./rate-quotas";
-import { RecentCount } from "@/lib/auth/recent-count";
+import { RefusalBackoff } from "./refusal-backoff";
 
 /** A 429 that says which of the caller's own limits it reached. */
 export class CallerLimitError extends RateLimitedError {
@@ -21,6 +22,8 @@ export interface Ticket {
   startedAt: number;
   /** Its share was given back when it was refused after authentication, so the next of its burst is judged without it. */
   shareReturned?: boolean;
+  /** Between the end of its body (or authentication, without one) and the end of the request or the start of a wait. */
+  working?: boolean;
 }
 
 /** What the gate saw over the last ten seconds (/api/health). */
@@ -28,7 +31,7 @@ export interface GateState {
   inFlight: number;
   limit: number;
   maxLimit: number;
-  /** Requests in flight past which the busiest caller is refused while others call: where answers start to slow. */
+  /** Requests at work past which the busiest caller is refused while others call: where answers start to slow. */
   contendedAt: number;
   callers: number;
   heaviestCaller: number;
@@ -44,31 +47,37 @@ function labelOf(actor: Actor | undefined, key: string): string {
   return key.startsWith("token:") ? "unknown" : "anonymous";
 }
 
-/** The contended limit never goes below this, so two callers keep at least SHARE_FLOOR each. */
+/** The contended limit never goes below this, so two callers keep at least SHARE_FLOOR (8) at work each. */
 const CONTENDED_FLOOR = 16;
 
 /**
  * The door's capacity, shared per credential (lib/auth/fair-share.ts): the node's limit of
  * requests in flight (adaptive-limit.ts) is the pool, each caller may hold its share of it, and
- * a full pool sheds the heaviest caller first. A second, always adaptive limit on the same
- * answers says where the pool is contended (answers take over twice their usual time): past it
- * the busiest caller is refused while others call, so its load cannot slow them down. Then,
- * once the caller is authenticated, an API token's own limits (in flight, per second) apply.
+ * a full pool sheds the heaviest caller first. Once authenticated, an API token's own limits
+ * (in flight, per second) apply.
+ *
+ * Slots are not CPU: a caller within its share can still keep the node busy. So the requests
+ * at work (body read, not waiting by design) are shared too: a second, always adaptive limit on
+ * their answers says where the node is contended (answers over twice their usual time), and
+ * past it, while others call, the busiest caller's next request is refused (503 overloaded).
  */
 export class CapacityGate {
   readonly shares: FairShare;
+  private readonly work: FairShare;
   private readonly contention: AdaptiveConcurrencyLimit;
   private readonly rates = new RateQuotas();
+  private readonly backoff = new RefusalBackoff();
   private readonly recent = { shed: new RecentCount(), inFlightLimited: new RecentCount(), rateLimited: new RecentCount() };
   private readonly countShed: () => void;
 
-  /** `perCaller`: every caller's share (WEIR_MAX_IN_FLIGHT_PER_CALLER); undefined: a quarter of the limit, at least 8. */
+  /** `perCaller`: every caller's share (WEIR_MAX_IN_FLIGHT_PER_CREDENTIAL); undefined: a quarter of the limit, at least 8. */
   constructor(
     readonly limiter: AdaptiveConcurrencyLimit,
     perCaller?: number,
   ) {
     this.contention = new AdaptiveConcurrencyLimit({ max: limiter.max, min: Math.min(limiter.max, CONTENDED_FLOOR) });
-    this.shares = new FairShare({ capacity: () => limiter.limit, contended: () => this.contention.limit, share: () => perCaller });
+    this.shares = new FairShare({ capacity: () => limiter.limit, share: () => perCaller });
+    this.work = new FairShare({ capacity: () => limiter.max, contended: () => this.contention.limit, share: () => Number.POSITIVE_INFINITY });
     this.countShed = watchConcurrency(limiter);
     watchHeaviestCaller(() => this.heaviest());
   }
@@ -89,11 +98,17 @@ export class CapacityGate {
     return { caller, startedAt: this.limiter.acquire() };
   }
 
-  /** `sample` false: the answer's time says nothing of the node's load (a refusal, a stalled body, a long poll). */
-  leave(ticket: Ticket, sample = true): void {
+  /**
+   * `status`: what was answered, undefined when the answer's time says nothing of the node's load
+   * (a stalled body, a long poll). The node's limit reads every other answer but refusals of the
+   * caller (4xx); the contention limit only answers that did the work, since a fast 503 would hide
+   * the slow ones it stands for.
+   */
+  leave(ticket: Ticket, status: number | undefined): void {
+    this.rest(ticket);
     if (!ticket.shareReturned) this.shares.release(ticket.caller.key);
-    this.limiter.release(ticket.startedAt, sample);
-    this.contention.release(ticket.startedAt, sample);
+    this.limiter.release(ticket.startedAt, status !== undefined && (status < 400 || status >= 500));
+    this.contention.release(ticket.startedAt, status !== undefined && status < 400);
   }
 
   /**
@@ -118,6 +133,29 @@ export class CapacityGate {
     countCaller(label, "admitted");
   }
 
+  /** How long a caller refused for its own doing (a stalled body, its load) should wait: longer each time it comes back. */
+  backoffFor(ticket: Ticket): number {
+    return this.backoff.retryAfter(ticket.caller.key, this.shares.shareOf(ticket.caller.actor?.limits?.maxInFlight));
+  }
+
+  /** The request starts its work (its body is in): refused with 503 overloaded when the node is contended and its caller the busiest. */
+  startWork(ticket: Ticket): void {
+    if (ticket.working) return;
+    if (this.work.tryAcquire(ticket.caller.key) !== "admitted") {
+      this.refuse(ticket.caller, "shed");
+      this.countShed();
+      throw new OverloadedError(this.backoffFor(ticket));
+    }
+    ticket.working = true;
+  }
+
+  /** The request stops working: it ended, or it waits by design (an idempotency begin with waitSeconds). */
+  rest(ticket: Ticket): void {
+    if (!ticket.working) return;
+    this.work.release(ticket.caller.key);
+    ticket.working = false;
+  }
+
   state(): GateState {
     return {
       inFlight: this.limiter.inFlight,
@@ -138,7 +176,8 @@ export class CapacityGate {
 
   private inFlightError(key: string, actor: Actor | undefined): CallerLimitError {
     const share = this.shares.shareOf(actor?.limits?.maxInFlight);
-    return new CallerLimitError(`this credential already has ${this.shares.heldBy(key)} requests in flight on this node, its share is ${share}; retry when some finish`, 1);
+    const wait = this.backoff.retryAfter(key, share);
+    return new CallerLimitError(`this credential already has ${this.shares.heldBy(key)} requests in flight on this node, its share is ${share}; retry in ${wait} s`, wait);
   }
 
   private refuse(caller: Caller, outcome: Exclude<CallerOutcome, "admitted">, label = labelOf(caller.actor, caller.key)): void {

@@ -28,7 +28,11 @@ export interface ApiContext {
   requireScope(kind: ScopeKind, id: string): void;
   /** Applies an authenticated caller's own limits (429 past them); set by the capacity gate (capacity-gate.ts). */
   admit?: (actor: Actor) => void;
-  /** Set by a handler that waits by design (a begin with waitSeconds): its time says nothing of the node's load. */
+  /**
+   * Called by a handler that starts to wait by design (a begin with waitSeconds): it keeps its
+   * slot but does no work, and its time says nothing of the node's load (then `longPoll` is true).
+   */
+  waiting(): void;
   longPoll?: boolean;
   /** The shared store; rejects with a store-unavailable error while the database is down. */
   store(): Promise<Store>;

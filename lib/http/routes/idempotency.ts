@@ -61,7 +61,7 @@ export const idempotencyRoutes: Route[] = [
       const ref = { scope, key: input.key, requestHash };
       const wait = input.waitSeconds ?? 0;
       const holder = { id: ctx.actor.id, share: ctx.actor.limits?.maxInFlight };
-      ctx.longPoll = wait > 0;
+      if (wait > 0) ctx.waiting();
       const result = await untilHangUp(ctx, (signal) => beginWaiting(store, { ...ref, origin: originOf(ctx) }, wait, signal, holder));
       switch (result.outcome) {
         case "started":
