@@ -23,6 +23,8 @@ export function startJournal(getDb: Parameters<JournalWriter["start"]>[0]): Jour
 // Every process that imports the journal keeps every answer made in it: a push into a bounded buffer.
 if (config.enabled) {
   onDecision("journal", (event) => {
+    // A store error is no answer: it takes no journal time and no entry.
+    if (event.decision === "error") return;
     const entry = toEntry(event, nowMicros());
     if (entry) journal.buffer.push(entry);
   });
