@@ -62,10 +62,11 @@ export async function checkKeys<T extends { serviceId: string; messageId: string
  */
 export async function checkMany(db: DbOrTx, inputs: readonly CheckInput[]): Promise<CheckOutcome[]> {
   for (const input of inputs) checkKeySchema.parse({ serviceId: input.serviceId, messageId: input.messageId });
-  const hash = (config: ServiceConfig, input: CheckInput): HashedCheck => ({
-    ...hashForService(config, input.messageId, payloadTextOf(input.payload)),
-    origin: input.origin,
-  });
+  const hash = (config: ServiceConfig, input: CheckInput): HashedCheck => {
+    const item = hashForService(config, input.messageId, payloadTextOf(input.payload));
+    item.origin = input.origin;
+    return item;
+  };
   return checkKeys(db, inputs, hash, () => "serviceId");
 }
 

@@ -79,10 +79,11 @@ export function checkRoutes(coalescer: CheckCoalescer): Route[] {
         for (const key of keys) ctx.requireScope("services", key.serviceId);
         const { db } = await ctx.store();
         const origin = originOf(ctx);
-        const hash = (config: ServiceConfig, key: (typeof keys)[number], i: number) => ({
-          ...hashPayloadSlice(config, key.messageId, text, envelopes[i]!),
-          origin,
-        });
+        const hash = (config: ServiceConfig, key: (typeof keys)[number], i: number) => {
+          const item = hashPayloadSlice(config, key.messageId, text, envelopes[i]!);
+          item.origin = origin;
+          return item;
+        };
         return ok({ results: await checkKeys(db, keys, hash, (i) => `items[${i}].serviceId`) });
       },
     },
