@@ -13,7 +13,7 @@ const eslintConfig = [
   ...nextCoreWebVitals,
   ...nextTypescript,
   {
-    ignores: [".next/**", "node_modules/**", ".weir-data/**", "next-env.d.ts", "test-results/**", "playwright-report/**", "dist/**"],
+    ignores: [".next/**", "node_modules/**", ".weir-data/**", "next-env.d.ts", "test-results/**", "playwright-report/**", "dist/**", "packages/*/dist/**"],
   },
   {
     files: ["app/**/*.{ts,tsx}", "components/**/*.{ts,tsx}"],

@@ -2,7 +2,7 @@ import { ZodError } from "zod";
 import { isStoreUnavailable } from "@/db/unavailable";
 import { CanonicalJsonError } from "@/lib/dedup/canonical/errors";
 import { WeirError } from "@/lib/errors";
-import { WeirApiError, WeirClientError } from "@/lib/client/errors";
+import { WeirApiError, WeirClientError } from "@weir/client";
 import { fieldOf } from "@/lib/http/respond";
 import { CliError, EXIT } from "./exit-codes";
 import { MissingDatabaseError, NotMigratedError, sqlState } from "./schema-check";

@@ -1,6 +1,4 @@
-import type { WeirClient } from "@/lib/client/client";
-import { keysFor } from "@/lib/client/producer";
-import type { CheckRequest, ClaimRequest } from "@/lib/client/types";
+import { keysFor, type WeirClient, type CheckRequest, type ClaimRequest } from "@weir/client";
 import { evolve, newOrder, total, type Order } from "@/lib/demo/orders";
 import { seededRandom } from "@/lib/seeded-random";
 import { DEMO_SERVICES } from "@/lib/demo/projections";

@@ -1,4 +1,4 @@
-import { createWeirClient } from "@/lib/client/client";
+import { createWeirClient } from "@weir/client";
 import { CliError, EXIT } from "../exit-codes";
 import { progressBar } from "../progress";
 import { simulateTraffic } from "../simulate";

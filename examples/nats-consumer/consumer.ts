@@ -5,10 +5,7 @@ import type { NatsConnection } from "@nats-io/transport-node";
 import type pg from "pg";
 import * as schema from "@/db/schema";
 import { claim } from "@/lib/dedup/window/claim";
-import type { WeirClient } from "@/lib/client/client";
-import { WeirClientError } from "@/lib/client/errors";
-import { requestIdFrom, withRequestId } from "@/lib/client/request-id";
-import { DedupInProgressError, DedupMismatchError, withDedup } from "@/lib/client/with-dedup";
+import { WeirClientError, requestIdFrom, withRequestId, DedupInProgressError, DedupMismatchError, withDedup, type WeirClient } from "@weir/client";
 import { IDEMPOTENCY_HEADER, type OrderPaid } from "./events";
 import { insertShipment, insertShipmentTx } from "./shipments";
 

@@ -2,8 +2,7 @@ import { headers as natsHeaders } from "@nats-io/transport-node";
 import type { JetStreamClient, JetStreamManager } from "@nats-io/jetstream";
 import { AckPolicy, DeliverPolicy } from "@nats-io/jetstream";
 import { nanos } from "@nats-io/transport-node";
-import { keysFor } from "@/lib/client/producer";
-import { requestIdHeaders } from "@/lib/client/request-id";
+import { keysFor, requestIdHeaders } from "@weir/client";
 
 /** What the checkout service publishes when an order is paid. */
 export interface OrderPaid {

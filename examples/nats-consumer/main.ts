@@ -1,7 +1,7 @@
 import { connect } from "@nats-io/transport-node";
 import { jetstreamManager } from "@nats-io/jetstream";
 import pg from "pg";
-import { createWeirClient } from "@/lib/client/client";
+import { createWeirClient } from "@weir/client";
 import { startConsumer, type ConsumerHooks, type DedupMode } from "./consumer";
 import { ensureStream } from "./events";
 import { ensureShipmentsTable } from "./shipments";

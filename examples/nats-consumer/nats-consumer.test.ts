@@ -4,7 +4,7 @@ import path from "node:path";
 import { jetstream, jetstreamManager, type JetStreamManager } from "@nats-io/jetstream";
 import { connect, type NatsConnection } from "@nats-io/transport-node";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { createWeirClient } from "@/lib/client/client";
+import { createWeirClient } from "@weir/client";
 import { createTestToken } from "@/lib/client/token.fixture";
 import { startTestApi } from "@/test/api-server";
 import { createTestDatabase, type TestDatabase } from "@/test/test-db";

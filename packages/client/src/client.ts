@@ -1,4 +1,5 @@
 import { AttemptBook } from "./attempt-book";
+import { Coalescer, type CoalesceOptions } from "./coalescer";
 import { WeirProtocolError } from "./errors";
 import { batchDecisions, checkDecision, claimDecision } from "./guards";
 import { apiError, Transport, type CallOptions, type TransportOptions } from "./transport";
@@ -49,7 +50,14 @@ import type {
   User,
 } from "./types";
 
-export type WeirClientOptions = TransportOptions;
+export interface WeirClientOptions extends TransportOptions {
+  /**
+   * Concurrent `check` (and `claim`) calls of this client travel together as one batch
+   * request per turn of the event loop; each caller still gets its own answer or error.
+   * On by default (a lone call leaves at once); `false` sends one request per call.
+   */
+  coalesce?: boolean | CoalesceOptions;
+}
 
 const seg = encodeURIComponent;
 const timeOf = (t: string | Date) => (typeof t === "string" ? t : t.toISOString());
@@ -71,10 +79,23 @@ export class WeirClient {
   /** The attempts begin handed out: complete and release send them (the fencing token) when the caller does not. */
   private readonly attempts = new AttemptBook();
   private readonly timeoutMs: number;
+  private readonly checks?: Coalescer<CheckRequest, CheckResponse>;
+  private readonly claims?: Coalescer<ClaimRequest, ClaimResponse>;
 
   constructor(options: WeirClientOptions) {
     this.transport = new Transport(options);
     this.timeoutMs = options.timeoutMs ?? 5000;
+    if (options.coalesce !== false) {
+      const limits = options.coalesce === true ? {} : options.coalesce;
+      this.checks = new Coalescer(
+        { one: (item, call) => this.checkNow(item, call), batch: (items, call) => this.checkBatch(items, call), keyOf: (item) => JSON.stringify([item.serviceId, item.messageId]) },
+        limits,
+      );
+      this.claims = new Coalescer(
+        { one: (item, call) => this.claimNow(item, call), batch: (items, call) => this.claimBatch(items, call), keyOf: (item) => JSON.stringify([item.consumerGroup, item.messageId]) },
+        limits,
+      );
+    }
   }
 
   private async get<T>(path: string, call?: CallOptions): Promise<T> {
@@ -83,7 +104,12 @@ export class WeirClient {
 
   // ---- last-seen dedup ----
 
-  async check(input: CheckRequest, call?: CallOptions): Promise<CheckResponse> {
+  /** One key's decision; concurrent calls are coalesced into batch requests unless `coalesce: false`. */
+  check(input: CheckRequest, call?: CallOptions): Promise<CheckResponse> {
+    return this.checks ? this.checks.submit(input, call) : this.checkNow(input, call);
+  }
+
+  private async checkNow(input: CheckRequest, call?: CallOptions): Promise<CheckResponse> {
     const { body, requestId } = await this.transport.json("POST", "/api/v1/check", input, call);
     return checkDecision(body, input, requestId);
   }
@@ -104,7 +130,12 @@ export class WeirClient {
 
   // ---- window dedup ----
 
-  async claim(input: ClaimRequest, call?: CallOptions): Promise<ClaimResponse> {
+  /** Claims a message for its group's window; concurrent calls are coalesced like `check`'s. */
+  claim(input: ClaimRequest, call?: CallOptions): Promise<ClaimResponse> {
+    return this.claims ? this.claims.submit(input, call) : this.claimNow(input, call);
+  }
+
+  private async claimNow(input: ClaimRequest, call?: CallOptions): Promise<ClaimResponse> {
     const { body, requestId } = await this.transport.json("POST", "/api/v1/claim", input, call);
     return claimDecision(body, input, requestId);
   }

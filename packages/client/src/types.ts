@@ -6,7 +6,7 @@ import type {
   decisionSchema,
   revertRequestSchema,
   revertResponseSchema,
-} from "../validation/check";
+} from "../../../lib/validation/check";
 import type {
   beginCompletedSchema,
   beginStartedSchema,
@@ -22,7 +22,7 @@ import type {
   releaseResponseSchema,
   scopeSchema,
   storedResponseSchema,
-} from "../validation/idempotency";
+} from "../../../lib/validation/idempotency";
 import type {
   JOURNAL_MODES,
   journalEntrySchema,
@@ -31,9 +31,9 @@ import type {
   journalRangeResponseSchema,
   setJournalLevelResponseSchema,
   setJournalLevelSchema,
-} from "../validation/journal";
-import type { keyDetailSchema, serviceSchema, serviceSettingsSchema } from "../validation/services";
-import type { createdTokenSchema, createTokenSchema, createUserSchema, setUserRoleSchema, tokenSchema } from "../validation/tokens";
+} from "../../../lib/validation/journal";
+import type { keyDetailSchema, serviceSchema, serviceSettingsSchema } from "../../../lib/validation/services";
+import type { createdTokenSchema, createTokenSchema, createUserSchema, setUserRoleSchema, tokenSchema } from "../../../lib/validation/tokens";
 import type {
   claimBatchResponseSchema,
   claimReleaseRequestSchema,
@@ -47,7 +47,7 @@ import type {
   putConsumerGroupSchema,
   ttlChangesResponseSchema,
   ttlPreviewResponseSchema,
-} from "../validation/window";
+} from "../../../lib/validation/window";
 
 // Every type here is derived from the zod schemas the server validates with,
 // so the client and the API cannot drift apart silently.

@@ -7,11 +7,11 @@ import { Router } from "@/lib/http/router";
 import { startTestApi, type TestApi } from "@/test/api-server";
 import { uniqueId } from "@/test/factories";
 import { createTestDatabase, type TestDatabase } from "@/test/test-db";
-import { createWeirClient, type WeirClient } from "./client";
-import { WeirApiError, WeirConnectionError, WeirProtocolError, WeirTimeoutError } from "./errors";
-import { withRequestId } from "./request-id";
-import { createTestToken } from "./token.fixture";
-import type { RetryInfo } from "./transport";
+import { createWeirClient, type WeirClient } from "../src/client";
+import { WeirApiError, WeirConnectionError, WeirProtocolError, WeirTimeoutError } from "../src/errors";
+import { withRequestId } from "../src/request-id";
+import { createTestToken } from "@/lib/client/token.fixture";
+import type { RetryInfo } from "../src/transport";
 
 let store: TestDatabase;
 let api: TestApi;

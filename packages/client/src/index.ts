@@ -1,4 +1,5 @@
 export { WeirClient, createWeirClient, type WeirClientOptions } from "./client";
+export type { CoalesceOptions } from "./coalescer";
 export { WeirApiError, WeirClientError, WeirConnectionError, WeirProtocolError, WeirTimeoutError, type DecisionOutcome } from "./errors";
 export { idempotencyKey, keysFor, producerHeaders, type BusinessFields } from "./producer";
 export { REQUEST_ID_HEADER, currentRequestId, newRequestId, requestIdFrom, requestIdHeaders, withRequestId } from "./request-id";

@@ -3,10 +3,10 @@ import { StoreUnavailableError } from "@/lib/errors";
 import { startTestApi } from "@/test/api-server";
 import { createService, uniqueId } from "@/test/factories";
 import { createTestDatabase, type TestDatabase } from "@/test/test-db";
-import { createWeirClient, type WeirClient } from "./client";
-import { WeirApiError } from "./errors";
-import { createTestToken } from "./token.fixture";
-import { withDedup, type DedupLogger } from "./with-dedup";
+import { createWeirClient, type WeirClient } from "../src/client";
+import { WeirApiError } from "../src/errors";
+import { createTestToken } from "@/lib/client/token.fixture";
+import { withDedup, type DedupLogger } from "../src/with-dedup";
 
 interface Event {
   id: string;

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { idempotencyKey, keysFor, producerHeaders } from "./producer";
-import { currentRequestId, requestIdFrom, requestIdHeaders, withRequestId } from "./request-id";
+import { idempotencyKey, keysFor, producerHeaders } from "../src/producer";
+import { currentRequestId, requestIdFrom, requestIdHeaders, withRequestId } from "../src/request-id";
 
 describe("idempotencyKey", () => {
   it("is deterministic, order-independent and namespaced by the producer", () => {

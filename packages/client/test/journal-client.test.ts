@@ -3,9 +3,9 @@ import { journal } from "@/lib/journal/index";
 import { startTestApi, type TestApi } from "@/test/api-server";
 import { uniqueId } from "@/test/factories";
 import { createTestDatabase, type TestDatabase } from "@/test/test-db";
-import { createWeirClient, type WeirClient } from "./client";
-import { WeirApiError } from "./errors";
-import { createTestToken } from "./token.fixture";
+import { createWeirClient, type WeirClient } from "../src/client";
+import { WeirApiError } from "../src/errors";
+import { createTestToken } from "@/lib/client/token.fixture";
 
 let store: TestDatabase;
 let api: TestApi;

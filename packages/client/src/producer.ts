@@ -1,4 +1,4 @@
-import { structuralHashOfValue } from "../dedup/canonical/structural-hash";
+import { structuralHashOfValue } from "../../../lib/dedup/canonical/structural-hash";
 import { currentRequestId, newRequestId, REQUEST_ID_HEADER } from "./request-id";
 
 const NAME = /^[A-Za-z0-9][A-Za-z0-9._:-]{0,127}$/;

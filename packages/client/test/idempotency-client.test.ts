@@ -4,8 +4,8 @@ import { beforeAll, describe, expect, it } from "vitest";
 import { startTestApi, type TestApi } from "@/test/api-server";
 import { uniqueId } from "@/test/factories";
 import { createTestDatabase, type TestDatabase } from "@/test/test-db";
-import { createWeirClient, type WeirClient } from "./client";
-import { createTestToken } from "./token.fixture";
+import { createWeirClient, type WeirClient } from "../src/client";
+import { createTestToken } from "@/lib/client/token.fixture";
 
 let store: TestDatabase;
 let api: TestApi;
