@@ -1,3 +1,4 @@
+// Plain JavaScript, so the repository's type check needs no tsdown installed (worktrees share a node_modules).
 import { defineConfig } from "tsdown";
 
 // One entry, two formats and their declarations. The wire types come from the server's zod
