@@ -1,4 +1,7 @@
+// First: a bad variable stops the node before any module reads one.
+import "@/lib/config/check-at-start";
 import http from "node:http";
+import { loadConfig, type Config } from "@/lib/config";
 import { closeStore, getDb, getStore } from "@/db/client";
 import { isStoreUnavailable } from "@/db/unavailable";
 import { authEnv } from "@/lib/auth/auth-env";
@@ -15,12 +18,6 @@ import { cleanupPassObserver } from "@/lib/metrics";
 import { stats } from "@/lib/stats/recorder";
 import { startJournal } from "@/lib/journal";
 import { startTracing } from "@/lib/telemetry/otel-sdk";
-
-const dev = process.env.WEIR_DEV === "1";
-const host = process.env.HOST ?? "127.0.0.1";
-const port = Number(process.env.PORT ?? 3000);
-// Serves the machine API alone, without loading Next (benchmarks, API-only nodes, no `next build` needed).
-const apiOnly = process.env.WEIR_API_ONLY === "1";
 
 /**
  * Opens the store at boot and prepares sign-in (first admin, demo admin and token);
@@ -39,10 +36,10 @@ async function openStoreAtBoot(): Promise<{ demoToken?: string }> {
   }
 }
 
-async function prepareNext(): Promise<(req: http.IncomingMessage, res: http.ServerResponse) => Promise<void>> {
+async function prepareNext(config: Config): Promise<(req: http.IncomingMessage, res: http.ServerResponse) => Promise<void>> {
   // Loaded here, not at the top: an API-only node never pays Next's memory.
   const { default: next } = await import("next");
-  const app = next({ dev, dir: process.cwd(), hostname: host, port, customServer: true });
+  const app = next({ dev: config.WEIR_DEV, dir: process.cwd(), hostname: config.HOST, port: config.PORT, customServer: true });
   await app.prepare();
   return app.getRequestHandler();
 }
@@ -52,14 +49,16 @@ async function consoleDisabled(_req: http.IncomingMessage, res: http.ServerRespo
 }
 
 async function main(): Promise<void> {
+  const config = loadConfig();
+  const { HOST: host, PORT: port, WEIR_API_ONLY: apiOnly } = config;
   const tracing = await startTracing();
   const { demoToken } = await openStoreAtBoot();
   const { trustedProxyHops } = authEnv();
-  const handleNext = apiOnly ? consoleDisabled : withOutageStatus(await prepareNext());
+  const handleNext = apiOnly ? consoleDisabled : withOutageStatus(await prepareNext(config));
   const handleApi = createApiHandler(createApiRoutes(getStore), getStore);
   stats.start(getDb);
   const journal = startJournal(getDb);
-  const cleanup = startCleanupSchedule(getDb, Number(process.env.WEIR_CLEANUP_INTERVAL_MS ?? 60_000), { onPass: cleanupPassObserver(getDb) });
+  const cleanup = startCleanupSchedule(getDb, config.WEIR_CLEANUP_INTERVAL_MS, { onPass: cleanupPassObserver(getDb) });
 
   const server = http.createServer((req, res) => {
     stampClientAddress(req, trustedProxyHops);

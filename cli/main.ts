@@ -1,3 +1,5 @@
+// First: a bad variable stops the CLI before any module reads one.
+import "@/lib/config/check-at-start";
 import { Command, CommanderError } from "commander";
 import { claimsCommand } from "./commands/claims";
 import { cleanupCommand } from "./commands/cleanup";

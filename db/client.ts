@@ -8,6 +8,7 @@ import { lockDataDir } from "./pglite-lock";
 import * as schema from "./schema";
 import { warnOnServerTimeouts } from "./server-timeouts";
 import type { DbOrTx, StoreKind } from "./types";
+import { setting } from "@/lib/config";
 
 export type { DbOrTx, StoreKind } from "./types";
 
@@ -106,7 +107,7 @@ const holder = ((globalThis as Record<symbol, Holder>)[HANDLE] ??= {});
 
 export function getStore(): Promise<Store> {
   // A production role without DDL rights (db/roles/production-grants.sql) runs with WEIR_SKIP_MIGRATIONS=1.
-  holder.promise ??= openStore(storeConfigFromEnv(), { migrate: process.env.WEIR_SKIP_MIGRATIONS !== "1" }).catch((err) => {
+  holder.promise ??= openStore(storeConfigFromEnv(), { migrate: !setting("WEIR_SKIP_MIGRATIONS") }).catch((err) => {
     holder.promise = undefined;
     throw err;
   });

@@ -1,6 +1,7 @@
 import path from "node:path";
+import { setting } from "@/lib/config";
 
-/** Connection settings read once from the environment; see README "Configuration". */
+/** Connection settings from the environment (lib/config; docs/configuration.md). */
 export interface StoreConfig {
   databaseUrl: string | undefined;
   dataDir: string;
@@ -14,28 +15,13 @@ export interface StoreConfig {
   sendTimeouts: boolean;
 }
 
-function intFromEnv(name: string, fallback: number): number {
-  const raw = process.env[name];
-  if (raw === undefined || raw === "") return fallback;
-  const value = Number(raw);
-  if (!Number.isInteger(value) || value <= 0) throw new Error(`${name} must be a positive integer, got "${raw}"`);
-  return value;
-}
-
-function flagFromEnv(name: string, fallback: boolean): boolean {
-  const raw = process.env[name];
-  if (raw === undefined || raw === "") return fallback;
-  if (raw !== "0" && raw !== "1") throw new Error(`${name} must be 0 or 1, got "${raw}"`);
-  return raw === "1";
-}
-
 export function storeConfigFromEnv(): StoreConfig {
   return {
-    databaseUrl: process.env.DATABASE_URL || undefined,
-    dataDir: path.resolve(/*turbopackIgnore: true*/ process.env.WEIR_DATA_DIR ?? ".weir-data/pglite"),
-    poolMax: intFromEnv("WEIR_PG_POOL_MAX", 20),
-    connectTimeoutMs: intFromEnv("WEIR_PG_CONNECT_TIMEOUT_MS", 2000),
-    statementTimeoutMs: intFromEnv("WEIR_PG_STATEMENT_TIMEOUT_MS", 5000),
-    sendTimeouts: flagFromEnv("WEIR_PG_SEND_TIMEOUTS", true),
+    databaseUrl: setting("DATABASE_URL"),
+    dataDir: path.resolve(/*turbopackIgnore: true*/ setting("WEIR_DATA_DIR")),
+    poolMax: setting("WEIR_PG_POOL_MAX"),
+    connectTimeoutMs: setting("WEIR_PG_CONNECT_TIMEOUT_MS"),
+    statementTimeoutMs: setting("WEIR_PG_STATEMENT_TIMEOUT_MS"),
+    sendTimeouts: setting("WEIR_PG_SEND_TIMEOUTS"),
   };
 }

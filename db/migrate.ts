@@ -6,9 +6,10 @@ import { migrate as migratePglite } from "drizzle-orm/pglite/migrator";
 import type pg from "pg";
 import { distributeForCitus, hasCitus } from "./citus";
 import type { DbOrTx } from "./types";
+import { setting } from "@/lib/config";
 
 export const migrationsFolder = path.resolve(
-  /*turbopackIgnore: true*/ process.env.WEIR_MIGRATIONS_DIR ?? path.join(process.cwd(), "db/migrations"),
+  /*turbopackIgnore: true*/ setting("WEIR_MIGRATIONS_DIR") ?? path.join(process.cwd(), "db/migrations"),
 );
 
 // Several nodes may start at once: one migrates while the others wait on this lock. On Citus

@@ -1,4 +1,5 @@
 import type { DbOrTx } from "./types";
+import { setting } from "@/lib/config";
 
 /** A statement for the hot path: the name makes node-postgres prepare it once per connection. */
 export interface RawStatement {
@@ -12,7 +13,7 @@ export interface RawStatement {
  * PgBouncer in transaction mode needs, since a named statement lives on one server
  * connection and the next transaction may get another. Costs a parse per statement.
  */
-const PREPARED = process.env.WEIR_PG_PREPARED !== "0";
+const PREPARED = setting("WEIR_PG_PREPARED");
 
 interface QueryableClient {
   query(...args: unknown[]): Promise<{ rows: unknown[] }>;

@@ -8,14 +8,16 @@ import { describe, expect, it } from "vitest";
  * never climbs back up (handler -> verb -> statement). Tests, fixtures and test
  * helpers may import anything; they are not checked.
  */
-const BASE = ["lib/errors", "lib/telemetry", "lib/csv", "lib/seeded-random"];
+const BASE = ["lib/errors", "lib/config", "lib/telemetry", "lib/csv", "lib/seeded-random"];
 const ENGINE = [...BASE, "db", "lib/dedup/canonical", "lib/validation"];
 const RULES: Record<string, readonly string[]> = {
   "lib/errors": [],
+  // Every environment variable, parsed by one schema: below everything, so anything may read it.
+  "lib/config": [],
   "lib/csv": [],
   "lib/seeded-random": [],
   "lib/telemetry": ["lib/errors"],
-  db: ["lib/errors"],
+  db: ["lib/errors", "lib/config"],
   // The one-pass parse and hash: the hot path's exception, usable by the typed client too.
   "lib/dedup/canonical": ["lib/errors"],
   "lib/validation": ["lib/errors", "lib/dedup/canonical", "lib/reset"],

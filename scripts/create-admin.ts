@@ -6,6 +6,7 @@ import { SYSTEM_ACTOR, type ConsoleRole } from "@/lib/auth/actor";
 import { isConsoleRole } from "@/lib/auth/roles";
 import { setUserPassword } from "@/lib/auth/users/set-password";
 import { createUser } from "@/lib/auth/users/create-user";
+import { setting } from "@/lib/config";
 
 /**
  * Creates a console user (an admin unless --role says otherwise), or with
@@ -23,7 +24,8 @@ function option(name: string): string | undefined {
 }
 
 async function readPassword(): Promise<string> {
-  if (process.env.WEIR_ADMIN_PASSWORD) return process.env.WEIR_ADMIN_PASSWORD;
+  const given = setting("WEIR_ADMIN_PASSWORD");
+  if (given) return given;
   if (process.stdin.isTTY) process.stderr.write("Password (at least 12 characters; input is read from the terminal): ");
   const lines = createInterface({ input: process.stdin, terminal: false });
   for await (const line of lines) {

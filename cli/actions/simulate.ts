@@ -4,9 +4,10 @@ import { progressBar } from "../progress";
 import { simulateTraffic } from "../simulate";
 import type { GlobalOptions } from "../main";
 import type { SimulateOptions } from "../commands/simulate";
+import { setting } from "@/lib/config";
 
 export async function runSimulate(options: SimulateOptions, globals: GlobalOptions): Promise<void> {
-  const token = options.token ?? process.env.WEIR_TOKEN;
+  const token = options.token ?? setting("WEIR_TOKEN");
   if (!token) throw new CliError("an API token is needed: --token or WEIR_TOKEN (create one with `weir tokens create --name simulate --role admin --all`)", EXIT.usage);
   const { quiet } = globals;
   const client = createWeirClient({ baseUrl: options.url, token, timeoutMs: options.timeout, retries: options.retries });

@@ -1,6 +1,7 @@
 import type { Command } from "commander";
 import type { GlobalOptions } from "../main";
 import { nonNegativeInt, positiveInt, unitInterval } from "./options";
+import { setting } from "@/lib/config";
 
 export interface SimulateOptions {
   url: string;
@@ -22,7 +23,7 @@ export function simulateCommand(program: Command, globals: () => GlobalOptions):
   program
     .command("simulate")
     .description("drive realistic traffic (projections, redeliveries, producer retries) through a running weir's API")
-    .option("--url <url>", "weir's address (env WEIR_URL)", process.env.WEIR_URL ?? "http://127.0.0.1:3000")
+    .option("--url <url>", "weir's address (env WEIR_URL)", setting("WEIR_URL"))
     .option("--token <token>", "an API token (env WEIR_TOKEN); admin for --setup, else a service token for the demo ids")
     .option("--orders <n>", "orders in the pipeline", positiveInt, 200)
     .option("--rounds <n>", "rounds of events (each evolves ~70% of the orders)", positiveInt, 5)

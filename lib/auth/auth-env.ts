@@ -1,18 +1,12 @@
+import { defaultOf, setting } from "@/lib/config";
+
 /**
- * Auth settings read from the environment (see README "Configuration").
+ * Auth settings read from the environment (lib/config; docs/configuration.md).
  * WEIR_PUBLIC_URL is the address people use; when it is https, session
  * cookies are Secure and carry the __Host- prefix.
  */
-function positiveInt(name: string, fallback: number): number {
-  const raw = process.env[name];
-  if (raw === undefined || raw === "") return fallback;
-  const value = Number(raw);
-  if (!Number.isInteger(value) || value <= 0) throw new Error(`${name} must be a positive integer, got "${raw}"`);
-  return value;
-}
-
 /** How long a console session lasts unless WEIR_SESSION_SECONDS says otherwise; the README quotes this. */
-export const DEFAULT_SESSION_SECONDS = 8 * 3600;
+export const DEFAULT_SESSION_SECONDS = defaultOf("WEIR_SESSION_SECONDS");
 
 export interface AuthEnv {
   publicUrl: string | undefined;
@@ -32,25 +26,22 @@ export interface AuthEnv {
 }
 
 export function authEnv(): AuthEnv {
-  const publicUrl = process.env.WEIR_PUBLIC_URL || undefined;
-  if (publicUrl) new URL(publicUrl); // refuse a malformed URL at start rather than at the first sign-in
-  const secret = process.env.WEIR_AUTH_SECRET || undefined;
-  if (secret !== undefined && secret.length < 32) throw new Error("WEIR_AUTH_SECRET must be at least 32 characters");
+  const publicUrl = setting("WEIR_PUBLIC_URL");
   return {
     publicUrl,
     secureCookies: publicUrl?.startsWith("https://") ?? false,
-    secret,
-    freshSeconds: positiveInt("WEIR_REAUTH_AFTER_SECONDS", 15 * 60),
-    sessionSeconds: positiveInt("WEIR_SESSION_SECONDS", DEFAULT_SESSION_SECONDS),
+    secret: setting("WEIR_AUTH_SECRET"),
+    freshSeconds: setting("WEIR_REAUTH_AFTER_SECONDS"),
+    sessionSeconds: setting("WEIR_SESSION_SECONDS"),
     loginBackoff: {
-      freeFailures: positiveInt("WEIR_LOGIN_FREE_FAILURES", 5),
-      maxDelaySeconds: positiveInt("WEIR_LOGIN_MAX_DELAY_SECONDS", 300),
+      freeFailures: setting("WEIR_LOGIN_FREE_FAILURES"),
+      maxDelaySeconds: setting("WEIR_LOGIN_MAX_DELAY_SECONDS"),
       quietSeconds: 15 * 60,
     },
-    loginPerAddress: { max: positiveInt("WEIR_LOGIN_LIMIT_PER_ADDRESS", 50), windowSeconds: 15 * 60 },
-    destructivePerActor: { max: positiveInt("WEIR_DESTRUCTIVE_LIMIT", 30), windowSeconds: 10 * 60 },
-    trustedProxyHops: Number(process.env.WEIR_TRUSTED_PROXY_HOPS ?? 0) || 0,
-    demo: process.env.WEIR_DEMO === "1",
+    loginPerAddress: { max: setting("WEIR_LOGIN_LIMIT_PER_ADDRESS"), windowSeconds: 15 * 60 },
+    destructivePerActor: { max: setting("WEIR_DESTRUCTIVE_LIMIT"), windowSeconds: 10 * 60 },
+    trustedProxyHops: setting("WEIR_TRUSTED_PROXY_HOPS"),
+    demo: setting("WEIR_DEMO"),
   };
 }
 

@@ -11,6 +11,7 @@ import { CLIENT_ADDRESS_HEADER } from "./client-address";
 import { withHashedSessionTokens } from "./hashed-sessions";
 import { allowedOriginsFor } from "./origin";
 import { passwordGuard } from "./password-guard";
+import { setting } from "@/lib/config";
 
 /**
  * Console sign-in is Better Auth over weir's own drizzle handle (node-postgres
@@ -25,7 +26,7 @@ export function createWeirAuth(db: DbOrTx, secret: string, env: AuthEnv = authEn
   });
   return betterAuth({
     appName: "weir",
-    baseURL: env.publicUrl ?? `http://127.0.0.1:${process.env.PORT ?? 3000}`,
+    baseURL: env.publicUrl ?? `http://127.0.0.1:${setting("PORT")}`,
     secret,
     // Sessions are stored by the SHA-256 of their token (hashed-sessions.ts).
     database: (options: BetterAuthOptions) => withHashedSessionTokens(drizzle(options)),

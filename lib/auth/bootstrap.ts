@@ -11,6 +11,7 @@ import { createApiToken } from "./tokens/create-token";
 import { revokeApiTokenVerb } from "./tokens/revoke-token";
 import { createUser } from "./users/create-user";
 import { setUserPassword } from "./users/set-password";
+import { setting } from "@/lib/config";
 
 export { DEMO_ADMIN_EMAIL };
 const DEMO_TOKEN_NAME = "demo traffic";
@@ -26,8 +27,8 @@ export function demoAdminPassword(): string | undefined {
 
 /** WEIR_ADMIN_EMAIL / WEIR_ADMIN_PASSWORD create the first admin once; an existing user is never changed. */
 async function ensureAdminFromEnv(db: DbOrTx): Promise<void> {
-  const email = process.env.WEIR_ADMIN_EMAIL?.trim().toLowerCase();
-  const password = process.env.WEIR_ADMIN_PASSWORD;
+  const email = setting("WEIR_ADMIN_EMAIL")?.trim().toLowerCase();
+  const password = setting("WEIR_ADMIN_PASSWORD");
   if (!email || !password) {
     if ((await countAdmins(db)) === 0 && !authEnv().demo) {
       console.warn("[weir] no console admin yet: set WEIR_ADMIN_EMAIL and WEIR_ADMIN_PASSWORD, or run `npm run create-admin`");

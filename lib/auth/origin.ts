@@ -1,4 +1,5 @@
 import type { AuthEnv } from "./auth-env";
+import { setting } from "@/lib/config";
 
 type HeaderSource = Pick<Headers, "get"> | undefined;
 
@@ -9,7 +10,7 @@ type HeaderSource = Pick<Headers, "get"> | undefined;
 export function allowedOriginsFor(headers: HeaderSource, env: Pick<AuthEnv, "publicUrl">): string[] {
   const origins: string[] = [];
   if (env.publicUrl) origins.push(new URL(env.publicUrl).origin);
-  for (const extra of (process.env.WEIR_ALLOWED_ORIGINS ?? "").split(",")) if (extra.trim()) origins.push(extra.trim());
+  origins.push(...setting("WEIR_ALLOWED_ORIGINS"));
   const host = headers?.get("host");
   if (host) origins.push(`http://${host}`, `https://${host}`);
   return origins;

@@ -1,11 +1,11 @@
 import type { DbOrTx } from "@/db/types";
 import type { Actor } from "./actor";
 import { consumeRateLimit, type Limit } from "./rate-limit";
+import { setting } from "@/lib/config";
 
 /** Reverts per credential per 10 min (WEIR_REVERT_LIMIT, 600): each writes an audit row, which is never deleted. */
 export function revertLimitFromEnv(): Limit {
-  const raw = Number(process.env.WEIR_REVERT_LIMIT || 600);
-  return { max: Number.isInteger(raw) && raw > 0 ? raw : 600, windowSeconds: 600 };
+  return { max: setting("WEIR_REVERT_LIMIT"), windowSeconds: 600 };
 }
 
 /**

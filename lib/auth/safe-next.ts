@@ -1,3 +1,5 @@
+import { setting } from "@/lib/config";
+
 /** Stands in for the console's origin when WEIR_PUBLIC_URL is not set: only "same origin as the base" matters. */
 const FALLBACK_ORIGIN = "http://weir.invalid";
 const MAX_NEXT_CHARS = 2000;
@@ -43,7 +45,8 @@ function isRefused(pathname: string): boolean {
 
 function consoleOrigin(): string {
   try {
-    return process.env.WEIR_PUBLIC_URL ? new URL(process.env.WEIR_PUBLIC_URL).origin : FALLBACK_ORIGIN;
+    const publicUrl = setting("WEIR_PUBLIC_URL");
+    return publicUrl ? new URL(publicUrl).origin : FALLBACK_ORIGIN;
   } catch {
     return FALLBACK_ORIGIN;
   }

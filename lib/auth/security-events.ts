@@ -1,5 +1,6 @@
 import { countSecurityEvent, insertSecurityEvent, pruneSecurityEvents } from "@/db/queries/security-events";
 import type { DbOrTx } from "@/db/types";
+import { setting } from "@/lib/config";
 
 /**
  * Failed and refused password checks: sign-ins by anonymous callers, and a
@@ -19,7 +20,7 @@ const PRUNE_EVERY = 200;
 let sinceLastPrune = 0;
 
 function retentionSeconds(): number {
-  const days = Number(process.env.WEIR_SECURITY_EVENT_DAYS ?? 30);
+  const days = setting("WEIR_SECURITY_EVENT_DAYS");
   return (Number.isFinite(days) && days > 0 ? days : 30) * 86_400;
 }
 

@@ -1,5 +1,6 @@
 import type { DbOrTx } from "@/db/types";
 import { OverloadedError, StoreUnavailableError } from "@/lib/errors";
+import { setting } from "@/lib/config";
 
 interface Pending<I, O> {
   item: I;
@@ -34,18 +35,17 @@ export interface CoalescerOptions {
 }
 
 /**
- * Statements in flight per coalescer (WEIR_COALESCE_MAX_IN_FLIGHT, default 4):
+ * Statements in flight per coalescer (WEIR_COALESCE_MAX_IN_FLIGHT, default half the pool, 1 to 4):
  * few large statements beat many small ones on two cores (one plan, one commit
  * and one round trip per batch), and most of the pool stays free for batch
  * requests and the console.
  */
 export function coalescerOptionsFromEnv(): CoalescerOptions {
-  const poolMax = Number(process.env.WEIR_PG_POOL_MAX ?? 20);
   return {
-    maxInFlight: Number(process.env.WEIR_COALESCE_MAX_IN_FLIGHT ?? Math.max(1, Math.min(4, Math.floor(poolMax / 2)))),
-    maxBatch: Number(process.env.WEIR_COALESCE_MAX_BATCH ?? 256),
-    maxWaitMs: Number(process.env.WEIR_PG_CONNECT_TIMEOUT_MS || 2000),
-    shedAfterMs: Number(process.env.WEIR_SHED_AFTER_MS || 200),
+    maxInFlight: setting("WEIR_COALESCE_MAX_IN_FLIGHT") ?? Math.max(1, Math.min(4, Math.floor(setting("WEIR_PG_POOL_MAX") / 2))),
+    maxBatch: setting("WEIR_COALESCE_MAX_BATCH"),
+    maxWaitMs: setting("WEIR_PG_CONNECT_TIMEOUT_MS"),
+    shedAfterMs: setting("WEIR_SHED_AFTER_MS"),
   };
 }
 

@@ -14,6 +14,7 @@ import { Router } from "./router";
 import { AdaptiveConcurrencyLimit } from "./adaptive-limit";
 import { watchGate } from "./saturation";
 import type { ApiContext, HttpResult, Route } from "./types";
+import { setting } from "@/lib/config";
 
 /** Strict JSON (duplicate fields and trailing garbage refused, with a position) for the non-hot routes. */
 function parseStrictJson(text: string): unknown {
@@ -52,7 +53,7 @@ function refuseNonJsonBody(req: IncomingMessage): boolean {
  * only while answers take longer than twice their usual time. Health and metrics are never
  * refused or counted, so an overload stays visible.
  */
-const maxInFlightFromEnv = () => Number(process.env.WEIR_MAX_IN_FLIGHT || 512);
+const maxInFlightFromEnv = () => setting("WEIR_MAX_IN_FLIGHT");
 /**
  * The adaptive limit's floor (WEIR_MIN_IN_FLIGHT), by default the ceiling: a fixed limit. The
  * adaptive limit reads latency, and where weir shares its cores (with PostgreSQL, or a load
@@ -60,9 +61,9 @@ const maxInFlightFromEnv = () => Number(process.env.WEIR_MAX_IN_FLIGHT || 512);
  * 50 and 75 % of capacity where the fixed limit refused 3 and 5 %. Set it (64 lets a 64-connection
  * client pool through, however slow the answers) where weir has its cores to itself.
  */
-const minInFlightFromEnv = () => Number(process.env.WEIR_MIN_IN_FLIGHT || maxInFlightFromEnv());
+const minInFlightFromEnv = () => setting("WEIR_MIN_IN_FLIGHT") ?? maxInFlightFromEnv();
 /** One credential's share of the limit (WEIR_MAX_IN_FLIGHT_PER_CREDENTIAL); unset: a quarter of it, at least 8. */
-const perCredentialFromEnv = () => Number(process.env.WEIR_MAX_IN_FLIGHT_PER_CREDENTIAL) || undefined;
+const perCredentialFromEnv = () => setting("WEIR_MAX_IN_FLIGHT_PER_CREDENTIAL");
 const neverShed = (url: string | undefined) => url !== undefined && (url.startsWith("/api/health") || url.startsWith("/api/metrics"));
 
 function requestIdOf(req: IncomingMessage): string {

@@ -1,7 +1,8 @@
 import type { IncomingMessage } from "node:http";
 import { PayloadTooLargeError, ValidationError, WeirError } from "@/lib/errors";
+import { setting } from "@/lib/config";
 
-export const DEFAULT_BODY_LIMIT = Number(process.env.WEIR_MAX_BODY_BYTES ?? 1024 * 1024);
+export const DEFAULT_BODY_LIMIT = setting("WEIR_MAX_BODY_BYTES");
 
 /**
  * How long a body may take to arrive once weir reads it (WEIR_BODY_TIMEOUT_MS, 5 s). Node's own
@@ -10,8 +11,7 @@ export const DEFAULT_BODY_LIMIT = Number(process.env.WEIR_MAX_BODY_BYTES ?? 1024
  * random, so that stalled bodies let in together are not all cut (and reopened) at once.
  */
 export function bodyTimeoutMsFromEnv(): number {
-  const raw = Number(process.env.WEIR_BODY_TIMEOUT_MS || 5000);
-  return Number.isFinite(raw) && raw > 0 ? raw : 5000;
+  return setting("WEIR_BODY_TIMEOUT_MS");
 }
 
 /** The body did not arrive in time: answered 408 and the connection closed (api-handler.ts). */

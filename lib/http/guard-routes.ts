@@ -6,6 +6,7 @@ import { UnauthorizedError } from "@/lib/errors";
 import { targetOf } from "./access";
 import { authenticate } from "./authenticate";
 import type { Route, RouteHandler } from "./types";
+import { setting } from "@/lib/config";
 
 /** The caller of a public route: its scopes are empty, so any scope check refuses it. */
 export const ANONYMOUS: Actor = Object.freeze({ id: "anonymous", role: "service", scopes: { services: [], consumerGroups: [], idempotencyScopes: [] } });
@@ -24,7 +25,7 @@ function sameSecret(given: string, expected: string): boolean {
  * Without that variable they are open, for a scraper on a private network.
  */
 function checkMetricsToken(authorization: string | undefined): void {
-  const expected = process.env.WEIR_METRICS_TOKEN;
+  const expected = setting("WEIR_METRICS_TOKEN");
   if (!expected) return;
   if (!authorization || !sameSecret(authorization, `Bearer ${expected}`)) throw new UnauthorizedError("send Authorization: Bearer <WEIR_METRICS_TOKEN>");
 }

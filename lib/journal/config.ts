@@ -1,16 +1,4 @@
-import { ValidationError } from "@/lib/errors";
-
-const DURATION = /^(\d{1,6})([dhm]?)$/;
-const UNIT_MS: Record<string, number> = { d: 86_400_000, h: 3_600_000, m: 60_000, "": 86_400_000 };
-
-/** "7d", "36h", "90m" or a bare number of days, in ms. */
-export function parseRetention(text: string): number {
-  const found = DURATION.exec(text.trim());
-  if (!found || Number(found[1]) === 0) {
-    throw new ValidationError(`WEIR_JOURNAL_RETENTION must be a duration like 7d, 36h or 90m, not "${text}"`, "WEIR_JOURNAL_RETENTION");
-  }
-  return Number(found[1]) * UNIT_MS[found[2]!]!;
-}
+import { setting } from "@/lib/config";
 
 export interface JournalConfig {
   /** False with WEIR_JOURNAL=off: no entry is kept by this node (every subject's level aside). */
@@ -25,12 +13,12 @@ export interface JournalConfig {
   retentionMs: number;
 }
 
-export function journalConfigFromEnv(env: NodeJS.ProcessEnv = process.env): JournalConfig {
+export function journalConfigFromEnv(): JournalConfig {
   return {
-    enabled: env.WEIR_JOURNAL !== "off",
-    bufferEntries: Number(env.WEIR_JOURNAL_BUFFER || 100_000),
-    flushMs: Number(env.WEIR_JOURNAL_FLUSH_MS || 1_000),
+    enabled: setting("WEIR_JOURNAL") === "on",
+    bufferEntries: setting("WEIR_JOURNAL_BUFFER"),
+    flushMs: setting("WEIR_JOURNAL_FLUSH_MS"),
     batchEntries: 5_000,
-    retentionMs: parseRetention(env.WEIR_JOURNAL_RETENTION || "7d"),
+    retentionMs: setting("WEIR_JOURNAL_RETENTION"),
   };
 }

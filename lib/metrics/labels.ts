@@ -1,12 +1,8 @@
+import { setting } from "@/lib/config";
+
 /** Label value that stands for every subject past the cap. */
 export const OTHER_SUBJECT = "_other";
 
-const DEFAULT_MAX_SUBJECTS = 1000;
-
-function maxSubjects(): number {
-  const raw = Number(process.env.WEIR_METRICS_MAX_SUBJECTS);
-  return Number.isInteger(raw) && raw > 0 ? raw : DEFAULT_MAX_SUBJECTS;
-}
 
 /**
  * Services, consumer groups and scopes are named by callers, so a misbehaving
@@ -16,7 +12,7 @@ function maxSubjects(): number {
 export class SubjectLabels {
   private readonly seen = new Set<string>();
 
-  constructor(private readonly limit = maxSubjects()) {}
+  constructor(private readonly limit = setting("WEIR_METRICS_MAX_SUBJECTS")) {}
 
   label(subject: string): string {
     if (this.seen.has(subject)) return subject;

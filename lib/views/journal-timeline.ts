@@ -6,6 +6,7 @@ import type { JournalLevel } from "@/lib/journal/entry";
 import { callerViews, type CallerView } from "./journal-callers";
 import { KIND_OF_MODE, type JournalModeName } from "./journal-format";
 import { loadGaps, type GapView } from "./journal-gaps";
+import { setting } from "@/lib/config";
 
 export interface TimelineEntry {
   atUs: number;
@@ -44,7 +45,7 @@ const TRACE_ID = /^[0-9a-f]{32}$/;
  * https://tempo.example/trace/{traceId}. Only http(s) templates make links, so a setting can never
  * put a script URL on the page.
  */
-export function traceHref(traceId: string | null, template = process.env.WEIR_TRACE_URL): string | null {
+export function traceHref(traceId: string | null, template = setting("WEIR_TRACE_URL")): string | null {
   if (!traceId || !template || !TRACE_ID.test(traceId) || !/^https?:\/\//i.test(template) || !template.includes("{traceId}")) return null;
   return template.replaceAll("{traceId}", traceId);
 }

@@ -4,8 +4,8 @@ import { FairShare } from "@/lib/auth/fair-share";
 import { RecentCount } from "@/lib/auth/recent-count";
 import { notificationSourceOf, type NotificationSource } from "./notification-source";
 import { keyPayload, parseKeyPayload } from "./notify";
+import { setting } from "@/lib/config";
 
-export const DEFAULT_MAX_WAITERS = 1000;
 // The listening connection is closed after this long without waiters, so an idle node holds none.
 const IDLE_CLOSE_MS = 30_000;
 
@@ -157,9 +157,7 @@ export function keyListenerFor(store: Store): KeyListener {
   const { owner, source } = notificationSourceOf(store);
   let listener = listeners.get(owner);
   if (!listener) {
-    const max = Number(process.env.WEIR_IDEMPOTENCY_MAX_WAITERS ?? DEFAULT_MAX_WAITERS);
-    const perHolder = Number(process.env.WEIR_IDEMPOTENCY_MAX_WAITERS_PER_CREDENTIAL) || undefined;
-    listener = new KeyListener(source, Number.isInteger(max) && max >= 0 ? max : DEFAULT_MAX_WAITERS, perHolder);
+    listener = new KeyListener(source, setting("WEIR_IDEMPOTENCY_MAX_WAITERS"), setting("WEIR_IDEMPOTENCY_MAX_WAITERS_PER_CREDENTIAL"));
     listeners.set(owner, listener);
   }
   return listener;

@@ -1,6 +1,7 @@
 import pg from "pg";
 import type { Store } from "@/db/client";
 import { KEY_CHANNEL } from "./notify";
+import { setting } from "@/lib/config";
 
 /** One LISTEN on the key channel; `close` stops it. */
 export interface NotificationSource {
@@ -14,7 +15,7 @@ export interface NotificationSource {
 function postgresSource(pool: pg.Pool): NotificationSource {
   return {
     async listen(onPayload, onLost) {
-      const url = process.env.WEIR_LISTEN_DATABASE_URL;
+      const url = setting("WEIR_LISTEN_DATABASE_URL");
       const client = new pg.Client({ ...pool.options, ...(url ? { connectionString: url } : {}), application_name: "weir-listener" });
       let lost = false;
       const lose = () => {

@@ -2,6 +2,7 @@ import { findServices, type ServiceRow } from "@/db/queries/services";
 import type { DbOrTx } from "@/db/types";
 import { compilePathFilter, type PathFilter } from "@/lib/dedup/canonical/path-filter";
 import { NotFoundError } from "@/lib/errors";
+import { setting } from "@/lib/config";
 
 /** What the check path needs to know about a service, compiled once. */
 export interface ServiceConfig {
@@ -37,7 +38,7 @@ export class ServiceConfigCache {
   /** Bumped by invalidate(): a load that started before it must not cache what it read. */
   private generation = 0;
 
-  constructor(private readonly ttlMs = Number(process.env.WEIR_SERVICE_CACHE_MS ?? 5000)) {}
+  constructor(private readonly ttlMs = setting("WEIR_SERVICE_CACHE_MS")) {}
 
   async get(db: DbOrTx, ids: Iterable<string>): Promise<Map<string, ServiceConfig>> {
     const now = Date.now();

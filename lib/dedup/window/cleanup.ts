@@ -12,6 +12,7 @@ import {
 } from "./cleanup-citus";
 import { deleteExpiredStatement, groupsToCleanStatement, windowLagStatement } from "./cleanup-statements";
 import { defaultTtlSeconds } from "./default-ttl";
+import { setting } from "@/lib/config";
 
 export const DEFAULT_CLEANUP_BATCH_SIZE = 5000;
 
@@ -29,10 +30,7 @@ export interface CleanupOptions {
 }
 
 function dutyFromEnv(): number {
-  const raw = process.env.WEIR_CLEANUP_DUTY;
-  const value = raw === undefined || raw === "" ? 0.5 : Number(raw);
-  if (!(value > 0 && value <= 1)) throw new Error(`WEIR_CLEANUP_DUTY must be a number in (0, 1], got "${raw}"`);
-  return value;
+  return setting("WEIR_CLEANUP_DUTY");
 }
 
 /** Rests after a full batch that took `ms`, so that deleting takes `duty` of the time (at most 1 s at once). */
