@@ -3,7 +3,7 @@ import { z } from "zod";
 /**
  * The kinds of value a variable holds. Each is a zod schema from the raw text (undefined
  * when unset) to its value, and the words the reference shows for it. Empty or blank text
- * counts as unset everywhere, so `WEIR_X=` means the default, never 0 or "".
+ * counts as unset everywhere, so `WEIR_PG_POOL_MAX=` means the default, never 0 or "".
  */
 export interface Kind<T> {
   schema: z.ZodType<T, string | undefined>;
