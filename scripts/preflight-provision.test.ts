@@ -51,12 +51,23 @@ describe("probes", () => {
   });
 
   it("finds JetStream in a NATS server's greeting", async () => {
-    expect(await probeNats(process.env.NATS_URL ?? "127.0.0.1:4222")).toBe("jetstream");
-    const plain = net.createServer((socket) => socket.end('INFO {"server_id":"x","jetstream":false}\r\n'));
-    await new Promise<void>((resolve) => plain.listen(0, "127.0.0.1", resolve));
-    const { port } = plain.address() as net.AddressInfo;
-    expect(await probeNats(`127.0.0.1:${port}`)).toBe("no-jetstream");
-    await new Promise<void>((resolve) => plain.close(() => resolve()));
-    expect(await probeNats(`127.0.0.1:${port}`)).toBe("down");
+    // A fake server that greets as NATS does: the suite needs no NATS of its own for this.
+    const greeter = async (info: object) => {
+      const server = net.createServer((socket) => {
+        const line = `INFO ${JSON.stringify(info)}\r\n`;
+        socket.write(line.slice(0, 10)); // the greeting may come in pieces
+        setTimeout(() => socket.end(line.slice(10)), 20);
+      });
+      await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+      return { url: `127.0.0.1:${(server.address() as net.AddressInfo).port}`, close: () => new Promise<void>((resolve) => server.close(() => resolve())) };
+    };
+    const jetstream = await greeter({ server_id: "x", version: "2.10.0", jetstream: true });
+    expect(await probeNats(jetstream.url)).toBe("jetstream");
+    expect(await probeNats(`nats://${jetstream.url}`)).toBe("jetstream");
+    await jetstream.close();
+    const plain = await greeter({ server_id: "y", jetstream: false });
+    expect(await probeNats(plain.url)).toBe("no-jetstream");
+    await plain.close();
+    expect(await probeNats(plain.url)).toBe("down");
   });
 });
