@@ -18,6 +18,7 @@ const SCENARIOS = [
   "tail-sources",
   "check-batch",
   "claim-single",
+  "client-coalescing",
   "structural-hash",
   "wal-per-duplicate",
   "journal",

@@ -38,6 +38,11 @@ export interface ConsumerOptions {
   name?: string;
   hooks?: ConsumerHooks;
   log?: (line: string) => void;
+  /**
+   * Messages handled at once (default 16). In http mode their claims, made together, travel to
+   * weir as one batch request (the client's coalescing); 1 handles them one after another.
+   */
+  inFlight?: number;
 }
 
 export interface ConsumerStats {
@@ -115,10 +120,19 @@ export async function startConsumer(options: ConsumerOptions): Promise<RunningCo
     }
   };
 
+  const inFlight = Math.max(1, options.inFlight ?? 16);
   const consumer = await jetstream(options.nats).consumers.get(options.stream, options.durable);
-  const messages: ConsumerMessages = await consumer.consume({ max_messages: 20 });
+  const messages: ConsumerMessages = await consumer.consume({ max_messages: Math.max(20, inFlight) });
   const done = (async () => {
-    for await (const m of messages) await handle(m);
+    const handling = new Set<Promise<void>>();
+    for await (const m of messages) {
+      const one: Promise<void> = handle(m)
+        .catch((err: Error) => log(`[shipper] message ${m.seq} not handled: ${err.message}`))
+        .finally(() => handling.delete(one));
+      handling.add(one);
+      if (handling.size >= inFlight) await Promise.race(handling);
+    }
+    await Promise.all(handling);
   })();
   return {
     stats,

@@ -9,7 +9,8 @@ import { ensureShipmentsTable } from "./shipments";
 /**
  * The shipper as a process:
  *   NATS_URL, DATABASE_URL (its own database), STREAM, SUBJECT, DURABLE,
- *   DEDUP_MODE=library|http (http also needs WEIR_URL and WEIR_TOKEN), CONSUMER_GROUP.
+ *   DEDUP_MODE=library|http (http also needs WEIR_URL and WEIR_TOKEN), CONSUMER_GROUP,
+ *   IN_FLIGHT (messages handled at once, default 16; over http their claims travel as batches).
  * CRASH_AT=before-commit:<orderId> | before-ack:<orderId> kills the process
  * (SIGKILL, no cleanup) at that moment, to show a crash does not ship twice.
  */
@@ -43,7 +44,7 @@ async function main(): Promise<void> {
     env("DEDUP_MODE", "library") === "http"
       ? { kind: "http", consumerGroup, client: createWeirClient({ baseUrl: env("WEIR_URL"), token: env("WEIR_TOKEN") }) }
       : { kind: "library", consumerGroup };
-  const running = await startConsumer({ nats, stream, durable, pool, mode, name: env("CONSUMER_NAME", `shipper-${process.pid}`), hooks: crashHooks(process.env.CRASH_AT) });
+  const running = await startConsumer({ nats, stream, durable, pool, mode, name: env("CONSUMER_NAME", `shipper-${process.pid}`), hooks: crashHooks(process.env.CRASH_AT), inFlight: Number(env("IN_FLIGHT", "16")) });
   console.log(`[shipper] consuming ${stream}/${durable} (${mode.kind} mode)`);
   const stop = async () => {
     await running.stop();

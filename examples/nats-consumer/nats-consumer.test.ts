@@ -104,7 +104,8 @@ describe("NATS JetStream shipper", () => {
     await store.pool!.query("truncate example_shipments");
     const { stream, subject } = await publishScenario();
     const consumerGroup = `shipper-${randomBytes(3).toString("hex")}`;
-    const base = { STREAM: stream, SUBJECT: subject, DURABLE: "shipper", DEDUP_MODE: "library", CONSUMER_GROUP: consumerGroup };
+    // One message at a time, so that each crash finds the orders before it committed; the drain below handles 16 at once.
+    const base = { STREAM: stream, SUBJECT: subject, DURABLE: "shipper", DEDUP_MODE: "library", CONSUMER_GROUP: consumerGroup, IN_FLIGHT: "1" };
 
     const first = await runShipperProcess({ ...base, CRASH_AT: "before-commit:O-004" });
     expect(first.signal).toBe("SIGKILL");
@@ -140,7 +141,15 @@ describe("NATS JetStream shipper", () => {
     const api = await startTestApi(async () => store);
     const token = await createTestToken(store.db);
     const consumerGroup = `shipper-${randomBytes(3).toString("hex")}`;
-    const client = createWeirClient({ baseUrl: api.url, token });
+    const paths: string[] = [];
+    const client = createWeirClient({
+      baseUrl: api.url,
+      token,
+      fetch: (input, init) => {
+        paths.push(new URL(String(input)).pathname);
+        return fetch(input, init);
+      },
+    });
     // A crashed holder's lock frees quickly in this test; production keeps the default 90 s.
     await client.putScope(consumerGroup, { lockSeconds: 2, reason: "nats test" });
     const { stream, subject } = await publishScenario();
@@ -154,6 +163,8 @@ describe("NATS JetStream shipper", () => {
       WEIR_URL: api.url,
       WEIR_TOKEN: token,
       CRASH_AT: "before-ack:O-006",
+      // One at a time: a crash mid-handler keeps that message claimed until its window ends (withDedup's known gap).
+      IN_FLIGHT: "1",
     });
     expect(crashed.signal).toBe("SIGKILL");
     expect((await shipmentsPerOrder(store.pool!)).get("O-006")).toBe(1);
@@ -172,5 +183,7 @@ describe("NATS JetStream shipper", () => {
     expect([...shipped.values()].every((n) => n === 1)).toBe(true);
     expect(stats.skipped).toBeGreaterThanOrEqual(1);
     expect(logs.some((l) => l.includes("duplicate skipped") && l.includes("messageId=checkout/order-paid/"))).toBe(true);
+    // The messages handled at once had their claims sent together.
+    expect(paths).toContain("/api/v1/claim/batch");
   });
 });
