@@ -50,7 +50,10 @@ beforeAll(async () => {
   const project = path.join(scratch, "consumer");
   await run("mkdir", ["-p", project]);
   await writeFile(path.join(project, "package.json"), JSON.stringify({ name: "consumer", version: "1.0.0", private: true }));
-  await run("npm", ["install", "--no-audit", "--no-fund", "--prefer-offline", "--ignore-scripts", tarball.path], { cwd: project, maxBuffer: 1 << 24 });
+  // zod (the one dependency) from this repository's own copy, packed too: the install then needs no registry.
+  const { stdout: zod } = await run("npm", ["pack", "--json", "--ignore-scripts", "--pack-destination", scratch, path.join(ROOT, "node_modules/zod")], { maxBuffer: 1 << 24 });
+  const zodTarball = path.join(scratch, (JSON.parse(zod) as { filename: string }[])[0]!.filename);
+  await run("npm", ["install", "--offline", "--no-audit", "--no-fund", "--ignore-scripts", zodTarball, tarball.path], { cwd: project, maxBuffer: 1 << 24 });
 }, 180_000);
 
 afterAll(async () => {
