@@ -3,7 +3,7 @@ import path from "node:path";
 import { describe, expect, it } from "vitest";
 
 /**
- * The rooms of weir and what each may import (README, "How it is built"). A room
+ * The rooms of weir and what each may import (docs/architecture.md, "Rooms"). A room
  * only imports rooms below it, so a change has one room to go to and the check path
  * never climbs back up (handler -> verb -> statement). Tests, fixtures and test
  * helpers may import anything; they are not checked.
@@ -102,5 +102,19 @@ describe("rooms and their imports", () => {
     expect(RULES["lib/dedup"]).not.toContain("lib/services");
     expect(roomOf("lib/dedup/canonical/structural-hash.ts")).toBe("lib/dedup/canonical");
     expect(roomOf("lib/errors.ts")).toBe("lib/errors");
+  });
+
+  it("matches the room table in docs/architecture.md, so the doc cannot drift from these rules", () => {
+    const doc = readFileSync(path.join(ROOT, "docs/architecture.md"), "utf8");
+    const table = doc.slice(doc.indexOf("<!-- rooms"), doc.indexOf("<!-- /rooms -->"));
+    const ticked = (cell: string) => [...cell.matchAll(/`([^`]+)`/g)].map((m) => m[1]!);
+    const documented: Record<string, string[]> = {};
+    for (const line of table.split("\n").filter((l) => l.startsWith("| `"))) {
+      const [room, , mayImport] = line.split(" | ");
+      const allowed = ticked(mayImport!).filter((name) => name in RULES || name === "components");
+      documented[ticked(room!)[0]!] = [...new Set([...(/\bbase\b/.test(mayImport!) ? BASE : []), ...allowed])].sort();
+    }
+    const rules = Object.fromEntries(Object.entries(RULES).map(([room, allowed]) => [room, [...allowed].sort()]));
+    expect(documented, "update the room table in docs/architecture.md with the rules above").toEqual(rules);
   });
 });

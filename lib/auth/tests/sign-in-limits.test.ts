@@ -99,13 +99,13 @@ describe("what the database holds of a session", () => {
     }
   });
 
-  it("lasts as long as the README says, from one constant", async () => {
+  it("lasts as long as the console's docs say, from one constant", async () => {
     const user = await signedInUser(store.db, "viewer");
     const { setCookie } = await signInWithPassword(store.db, { email: user.email, password: user.password, headers: browserHeaders() });
     const session = setCookie.find((c) => c.startsWith("weir.session_token="))!;
     expect(session).toMatch(new RegExp(`Max-Age=${DEFAULT_SESSION_SECONDS}(;|$)`));
-    const readme = readFileSync(path.resolve(import.meta.dirname, "../../../README.md"), "utf8");
-    const row = readme.split("\n").find((line) => line.includes("`WEIR_SESSION_SECONDS`"))!;
+    const doc = readFileSync(path.resolve(import.meta.dirname, "../../../docs/console.md"), "utf8");
+    const row = doc.split("\n").find((line) => line.includes("`WEIR_SESSION_SECONDS`"))!;
     expect(row).toContain(`${DEFAULT_SESSION_SECONDS / 3600} h`);
   });
 });
