@@ -33,7 +33,6 @@ export const PENDING_PAGES: ReadonlySet<string> = new Set([
   "docs/retention.md",
   "docs/replays.md",
   "docs/configuration.md",
-  "packages/client/README.md",
 ]);
 const HTML_ANCHOR = /\b(?:id|name)="([^"]+)"/g;
 const HTML_LINK = /\b(?:href|src)="([^"]+)"/g;
