@@ -32,7 +32,6 @@ export const PENDING_PAGES: ReadonlySet<string> = new Set([
   "docs/caller-data.md",
   "docs/retention.md",
   "docs/replays.md",
-  "docs/configuration.md",
 ]);
 const HTML_ANCHOR = /\b(?:id|name)="([^"]+)"/g;
 const HTML_LINK = /\b(?:href|src)="([^"]+)"/g;
