@@ -14,11 +14,7 @@ import { simulateCommand } from "./commands/simulate";
 import { tokensCommand } from "./commands/tokens";
 import { usersCommand } from "./commands/users";
 import { EXIT } from "./exit-codes";
-
-export interface GlobalOptions {
-  databaseUrl?: string;
-  quiet?: boolean;
-}
+import type { GlobalOptions } from "./option-types";
 
 const EPILOGUE = `
 The store: --database-url, else DATABASE_URL, else the embedded PGlite folder

@@ -1,6 +1,5 @@
-import { readdirSync, readFileSync } from "node:fs";
-import path from "node:path";
 import { describe, expect, it } from "vitest";
+import { sourceFiles as filesUnder, specifiersOf as importsOf, targetOf } from "@/test/import-graph";
 
 /**
  * The rooms of weir and what each may import (docs/architecture.md, "Rooms"). A room
@@ -45,7 +44,6 @@ const RULES: Record<string, readonly string[]> = {
   cli: [...ENGINE, "lib/auth", "lib/client", "lib/dedup", "lib/demo", "lib/http", "lib/reset", "lib/services", "lib/journal"],
 };
 
-const ROOT = path.resolve(import.meta.dirname, "..");
 const NOT_CHECKED = /\.test\.tsx?$|\.fixture\.ts$|test-helpers\.ts$|\.d\.ts$/;
 
 /** The room of a path relative to the repository: lib/<area>, lib/dedup/canonical, or a top-level folder. */
@@ -56,25 +54,7 @@ function roomOf(file: string): string {
   return parts[0]!;
 }
 
-function sourceFiles(dir: string): string[] {
-  return readdirSync(path.join(ROOT, dir), { withFileTypes: true, recursive: true })
-    .filter((entry) => entry.isFile() && /\.tsx?$/.test(entry.name) && !NOT_CHECKED.test(entry.name))
-    .map((entry) => path.relative(ROOT, path.join(entry.parentPath, entry.name)));
-}
-
-/** The repository path an import specifier points at, or undefined for a package. */
-function targetOf(file: string, specifier: string): string | undefined {
-  if (specifier.startsWith("@/")) return specifier.slice(2);
-  if (specifier.startsWith(".")) return path.relative(ROOT, path.resolve(ROOT, path.dirname(file), specifier));
-  return undefined;
-}
-
-function importsOf(file: string): string[] {
-  const text = readFileSync(path.join(ROOT, file), "utf8");
-  const static_ = [...text.matchAll(/(?:import|export)\s[^;]*?from\s+"([^"]+)"|import\s+"([^"]+)"/g)].map((m) => (m[1] ?? m[2])!);
-  const dynamic = [...text.matchAll(/import\(\s*"([^"]+)"\s*\)/g)].map((m) => m[1]!);
-  return [...static_, ...dynamic];
-}
+const sourceFiles = (dir: string) => filesUnder([dir], NOT_CHECKED);
 
 describe("rooms and their imports", () => {
   it("names every room that holds source files", () => {

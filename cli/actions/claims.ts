@@ -1,6 +1,5 @@
 import { releaseClaim } from "@/lib/dedup/window/release";
-import type { ReleaseClaimOptions } from "../commands/claims";
-import type { GlobalOptions } from "../main";
+import type { GlobalOptions, ReleaseClaimOptions } from "../option-types";
 import { withStore } from "../store";
 
 const WHY_NOT = {

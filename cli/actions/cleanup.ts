@@ -1,6 +1,6 @@
 import { cleanupLag, runCleanup } from "@/lib/dedup/window/cleanup";
 import { cleanupRequestSchema } from "@/lib/validation/window";
-import type { GlobalOptions } from "../main";
+import type { GlobalOptions } from "../option-types";
 import { counterBar } from "../progress";
 import { withStore } from "../store";
 

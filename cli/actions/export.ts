@@ -8,8 +8,7 @@ import { getService } from "@/lib/services/read-services";
 import { instantSchema } from "@/lib/validation/console-common";
 import { progressBar } from "../progress";
 import { withStore } from "../store";
-import type { GlobalOptions } from "../main";
-import type { ExportOptions } from "../commands/export";
+import type { ExportOptions, GlobalOptions } from "../option-types";
 
 const CSV_COLUMNS = ["service_id", "message_id", "version", "hash", "hash_version", "first_seen", "last_changed"];
 

@@ -3,8 +3,7 @@ import { defaultTtlSeconds } from "@/lib/dedup/window/default-ttl";
 import { listConsumerGroups, type ConsumerGroupRow } from "@/lib/dedup/window/groups";
 import type { TtlPreview } from "@/lib/dedup/window/ttl-preview";
 import { groupBody, ttlChangeBody } from "@/lib/http/routes/consumer-groups";
-import type { SetGroupOptions } from "../commands/groups";
-import type { GlobalOptions } from "../main";
+import type { GlobalOptions, SetGroupOptions } from "../option-types";
 import { cliActor, withStore } from "../store";
 import { requireReason } from "./reason";
 

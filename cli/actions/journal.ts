@@ -4,8 +4,7 @@ import type { Writable } from "node:stream";
 import { journalSubjectFor, readJournalLevel, readJournalRange, readKeyJournal, type JournalKeyPage } from "@/lib/journal/read";
 import { setJournalLevel } from "@/lib/journal/set-level";
 import { setJournalLevelSchema } from "@/lib/validation/journal";
-import type { JournalExportOptions, JournalKeyOptions, JournalLevelOptions } from "../commands/journal";
-import type { GlobalOptions } from "../main";
+import type { GlobalOptions, JournalExportOptions, JournalKeyOptions, JournalLevelOptions } from "../option-types";
 import { cliActor, withStore } from "../store";
 import { requireReason } from "./reason";
 

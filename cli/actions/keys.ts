@@ -1,6 +1,5 @@
 import { revertCheck } from "@/lib/dedup/last-seen/revert";
-import type { RevertKeyOptions } from "../commands/keys";
-import type { GlobalOptions } from "../main";
+import type { GlobalOptions, RevertKeyOptions } from "../option-types";
 import { cliActor, withStore } from "../store";
 
 /** The revert verb behind POST /api/v1/check/revert; a conflict (another version now) names the key's version. */

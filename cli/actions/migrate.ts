@@ -1,4 +1,4 @@
-import type { GlobalOptions } from "../main";
+import type { GlobalOptions } from "../option-types";
 import { migrationCount } from "../schema-check";
 import { describeStore, withStore } from "../store";
 import { setting } from "@/lib/config";

@@ -11,8 +11,7 @@ import { CliError, EXIT } from "../exit-codes";
 import { progressBar } from "../progress";
 import { requireReason } from "./reason";
 import { cliActor, withStore } from "../store";
-import type { GlobalOptions } from "../main";
-import type { ResetOptions } from "../commands/reset";
+import type { GlobalOptions, ResetOptions } from "../option-types";
 
 async function readIds(file: string): Promise<string> {
   if (file !== "-") return readFile(file, "utf8");

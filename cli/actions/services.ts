@@ -2,9 +2,8 @@ import { findService } from "@/db/queries/services";
 import { ConflictError } from "@/lib/errors";
 import { getServices } from "@/lib/services/read-services";
 import { saveService } from "@/lib/services/save-service";
-import type { SetServiceOptions } from "../commands/services";
+import type { GlobalOptions, SetServiceOptions } from "../option-types";
 import { CliError, EXIT } from "../exit-codes";
-import type { GlobalOptions } from "../main";
 import { cliActor, withStore } from "../store";
 
 const list = (paths: readonly string[]) => (paths.length ? paths.join(", ") : "none");

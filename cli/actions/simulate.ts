@@ -2,8 +2,7 @@ import { createWeirClient } from "@weir/client";
 import { CliError, EXIT } from "../exit-codes";
 import { progressBar } from "../progress";
 import { simulateTraffic } from "../simulate";
-import type { GlobalOptions } from "../main";
-import type { SimulateOptions } from "../commands/simulate";
+import type { GlobalOptions, SimulateOptions } from "../option-types";
 import { setting } from "@/lib/config";
 
 export async function runSimulate(options: SimulateOptions, globals: GlobalOptions): Promise<void> {

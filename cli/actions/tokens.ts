@@ -3,8 +3,7 @@ import { listApiTokensVerb } from "@/lib/auth/tokens/list-tokens";
 import { revokeApiTokenVerb } from "@/lib/auth/tokens/revoke-token";
 import type { TokenBody } from "@/lib/auth/tokens/token-actor";
 import { cliActor, withStore } from "../store";
-import type { GlobalOptions } from "../main";
-import type { CreateTokenOptions, RevokeTokenOptions } from "../commands/tokens";
+import type { CreateTokenOptions, GlobalOptions, RevokeTokenOptions } from "../option-types";
 
 const scopesOf = (d: TokenBody) => `services [${d.services.join(", ")}], groups [${d.consumerGroups.join(", ")}], scopes [${d.idempotencyScopes.join(", ")}]`;
 

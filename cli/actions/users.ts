@@ -2,8 +2,7 @@ import { randomBytes } from "node:crypto";
 import { createUser } from "@/lib/auth/users/create-user";
 import { CliError, EXIT } from "../exit-codes";
 import { cliActor, withStore } from "../store";
-import type { GlobalOptions } from "../main";
-import type { CreateUserOptions } from "../commands/users";
+import type { CreateUserOptions, GlobalOptions } from "../option-types";
 
 async function readStdin(): Promise<string> {
   const chunks: Buffer[] = [];

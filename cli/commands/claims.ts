@@ -1,12 +1,5 @@
 import type { Command } from "commander";
-import type { GlobalOptions } from "../main";
-
-export interface ReleaseClaimOptions {
-  group: string;
-  message: string;
-  claimedAt?: string;
-  json?: boolean;
-}
+import type { GlobalOptions, ReleaseClaimOptions } from "../option-types";
 
 export function claimsCommand(program: Command, globals: () => GlobalOptions): void {
   const claims = program.command("claims").description("window claims of consumer groups");

@@ -1,5 +1,5 @@
 import type { Command } from "commander";
-import type { GlobalOptions } from "../main";
+import type { GlobalOptions } from "../option-types";
 import { positiveInt } from "./options";
 
 export function cleanupCommand(program: Command, globals: () => GlobalOptions): void {

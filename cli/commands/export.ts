@@ -1,16 +1,6 @@
 import { Option, type Command } from "commander";
-import type { GlobalOptions } from "../main";
+import type { ExportOptions, GlobalOptions } from "../option-types";
 import { positiveInt } from "./options";
-
-export interface ExportOptions {
-  service: string;
-  format: "ndjson" | "csv";
-  output?: string;
-  prefix?: string;
-  from?: string;
-  to?: string;
-  pageSize: number;
-}
 
 export function exportCommand(program: Command, globals: () => GlobalOptions): void {
   program

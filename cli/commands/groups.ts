@@ -1,16 +1,6 @@
 import type { Command } from "commander";
-import type { GlobalOptions } from "../main";
+import type { GlobalOptions, SetGroupOptions } from "../option-types";
 import { graceSeconds, positiveInt } from "./options";
-
-export interface SetGroupOptions {
-  ttl: number;
-  grace?: number | null;
-  slide?: boolean;
-  reason?: string;
-  dryRun?: boolean;
-  actor?: string;
-  json?: boolean;
-}
 
 export function groupsCommand(program: Command, globals: () => GlobalOptions): void {
   const groups = program.command("groups").description("consumer groups and their claim windows");

@@ -1,30 +1,6 @@
 import type { Command } from "commander";
-import type { GlobalOptions } from "../main";
+import type { GlobalOptions, JournalExportOptions, JournalKeyOptions, JournalLevelOptions } from "../option-types";
 import { collect, positiveInt } from "./options";
-
-export interface JournalExportOptions {
-  mode: string;
-  subject: string;
-  from: string;
-  to: string;
-  decision?: string[];
-  caller?: string;
-  key?: string;
-  output?: string;
-  pageSize: number;
-}
-
-export interface JournalKeyOptions {
-  limit: number;
-  before?: string;
-  json?: boolean;
-}
-
-export interface JournalLevelOptions {
-  reason?: string;
-  actor?: string;
-  json?: boolean;
-}
 
 const MODES = "last_seen (a service), window (a consumer group) or idempotency (a scope)";
 

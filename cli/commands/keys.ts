@@ -1,14 +1,6 @@
 import type { Command } from "commander";
-import type { GlobalOptions } from "../main";
+import type { GlobalOptions, RevertKeyOptions } from "../option-types";
 import { positiveInt } from "./options";
-
-export interface RevertKeyOptions {
-  service: string;
-  message: string;
-  keyVersion: number;
-  actor?: string;
-  json?: boolean;
-}
 
 export function keysCommand(program: Command, globals: () => GlobalOptions): void {
   const keys = program.command("keys").description("last-seen keys of a service");

@@ -1,21 +1,6 @@
 import type { Command } from "commander";
-import type { GlobalOptions } from "../main";
+import type { GlobalOptions, ResetOptions } from "../option-types";
 import { collect } from "./options";
-
-export interface ResetOptions {
-  service?: string;
-  group?: string;
-  key?: string[];
-  keysFile?: string;
-  prefix?: string;
-  from?: string;
-  to?: string;
-  all?: boolean;
-  reason?: string;
-  dryRun?: boolean;
-  confirm?: string;
-  actor?: string;
-}
 
 export function resetCommand(program: Command, globals: () => GlobalOptions): void {
   program

@@ -1,17 +1,6 @@
 import type { Command } from "commander";
-import type { GlobalOptions } from "../main";
+import type { GlobalOptions, SetServiceOptions } from "../option-types";
 import { collect, nonNegativeInt } from "./options";
-
-export interface SetServiceOptions {
-  displayName?: string;
-  ignore?: string[];
-  include?: string[];
-  clearIgnored?: boolean;
-  clearIncluded?: boolean;
-  historyDepth?: number;
-  actor?: string;
-  json?: boolean;
-}
 
 export function servicesCommand(program: Command, globals: () => GlobalOptions): void {
   const services = program.command("services").description("services and what of their payloads is hashed");

@@ -1,23 +1,7 @@
 import type { Command } from "commander";
-import type { GlobalOptions } from "../main";
+import type { GlobalOptions, SimulateOptions } from "../option-types";
 import { nonNegativeInt, positiveInt, unitInterval } from "./options";
 import { setting } from "@/lib/config";
-
-export interface SimulateOptions {
-  url: string;
-  token?: string;
-  orders: number;
-  rounds: number;
-  redelivery: number;
-  producerRetry: number;
-  seed: number;
-  group: string;
-  scope: string;
-  batchSize: number;
-  setup: boolean;
-  timeout: number;
-  retries: number;
-}
 
 export function simulateCommand(program: Command, globals: () => GlobalOptions): void {
   program

@@ -1,26 +1,6 @@
 import { Option, type Command } from "commander";
-import type { GlobalOptions } from "../main";
+import type { CreateTokenOptions, GlobalOptions, RevokeTokenOptions } from "../option-types";
 import { collect, positiveInt } from "./options";
-
-export interface CreateTokenOptions {
-  name: string;
-  role: "service" | "viewer" | "operator" | "admin";
-  service?: string[];
-  group?: string[];
-  scope?: string[];
-  all?: boolean;
-  expiresInDays?: number;
-  maxInFlight?: number;
-  requestsPerSecond?: number;
-  reason?: string;
-  actor?: string;
-  json?: boolean;
-}
-
-export interface RevokeTokenOptions {
-  reason: string;
-  actor?: string;
-}
 
 export function tokensCommand(program: Command, globals: () => GlobalOptions): void {
   const tokens = program.command("tokens").description("API tokens for services and automation");

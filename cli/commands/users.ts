@@ -1,13 +1,5 @@
 import { Option, type Command } from "commander";
-import type { GlobalOptions } from "../main";
-
-export interface CreateUserOptions {
-  email: string;
-  name?: string;
-  role: "viewer" | "operator" | "admin";
-  passwordStdin?: boolean;
-  actor?: string;
-}
+import type { CreateUserOptions, GlobalOptions } from "../option-types";
 
 export function usersCommand(program: Command, globals: () => GlobalOptions): void {
   const users = program.command("users").description("console users");

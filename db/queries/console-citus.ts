@@ -1,7 +1,7 @@
 import { sql } from "drizzle-orm";
 import type { DbOrTx } from "../types";
 import { queryRows } from "./console-rows";
-import type { ServiceActivityRow } from "./console-service-list";
+import type { ServiceActivityRow } from "./console-service-activity-row";
 
 /*
  * Console reads on Citus, where a correlated subquery per owner over a

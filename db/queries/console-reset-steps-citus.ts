@@ -2,7 +2,7 @@ import { sql } from "drizzle-orm";
 import type { DbOrTx } from "../types";
 import { queryRows } from "./console-rows";
 import { selectionOf, selectionWhere, type ResetBatchRow } from "./reset";
-import type { StepResult } from "./console-reset-steps";
+import type { StepResult } from "./console-reset-step-result";
 
 /*
  * Reset and undo steps on Citus. The one-statement steps chain data-modifying

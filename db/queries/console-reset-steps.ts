@@ -4,13 +4,7 @@ import type { DbOrTx } from "../types";
 import { purgeExpiredRowsCitus, resetStepCitus, restoreStepCitus } from "./console-reset-steps-citus";
 import { selectionOf, selectionWhere, type ResetBatchRow } from "./reset";
 import { queryRows } from "./console-rows";
-
-export interface StepResult {
-  /** Rows the batch looked at; fewer than the batch size means the selection is exhausted. */
-  scanned: number;
-  /** Rows removed (reset) or put back (undo). */
-  moved: number;
-}
+import type { StepResult } from "./console-reset-step-result";
 
 const toStep = (row: Record<string, unknown> | undefined): StepResult => ({
   scanned: Number(row?.scanned ?? 0),

@@ -3,16 +3,7 @@ import { isCitus } from "../citus";
 import type { DbOrTx } from "../types";
 import { serviceActivityCitus } from "./console-citus";
 import { queryRows } from "./console-rows";
-
-export interface ServiceActivityRow {
-  serviceId: string;
-  /** Hour bucket start, epoch ms, with that hour's checks and duplicates. */
-  hours: { t: number; checks: number; duplicates: number }[];
-  lastActivity: Date | null;
-  /** Keys counted up to the cap given; `capped` means "at least". */
-  keys: number;
-  capped: boolean;
-}
+import type { ServiceActivityRow } from "./console-service-activity-row";
 
 /**
  * Per service: hourly checks and duplicates of the last 24 h (from the minute rollup), the last minute
