@@ -1,5 +1,7 @@
+import { readFileSync } from "node:fs";
+import path from "node:path";
 import { describe, expect, it } from "vitest";
-import { sourceFiles as filesUnder, specifiersOf as importsOf, targetOf } from "@/test/import-graph";
+import { ROOT, sourceFiles as filesUnder, specifiersOf as importsOf, targetOf } from "@/test/import-graph";
 
 /**
  * The rooms of weir and what each may import (docs/architecture.md, "Rooms"). A room
