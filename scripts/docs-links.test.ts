@@ -62,10 +62,13 @@ describe("the docs link check", () => {
     expect(checkLinks(root, ["docs/table.md"]).map((link) => link.target)).toEqual(["missing.md", "nope.png", "../../etc/passwd"]);
   });
 
-  it("checks README.md and every page under docs/", () => {
+  it("checks README.md, every page under docs/ and the README of each package and example", () => {
     write("README.md", "# weir\n");
     write("docs/ops/runbook.md", "# Runbook\n");
-    expect(docFiles(root)).toEqual(["README.md", "docs/guide.md", "docs/ops/runbook.md"]);
+    write("packages/client/README.md", "# client\n");
+    write("examples/nats-consumer/README.md", "# example\n");
+    write("examples/nats-consumer/notes.md", "# not a README\n");
+    expect(docFiles(root)).toEqual(["README.md", "docs/guide.md", "docs/ops/runbook.md", "examples/nats-consumer/README.md", "packages/client/README.md"]);
   });
 
   it("marks a missing page that is being written as pending, and only that one", () => {

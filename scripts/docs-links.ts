@@ -1,6 +1,7 @@
 /**
- * The docs link check (`npm run lint` runs it): every relative link, image and #anchor in README.md and
- * docs/**\/*.md resolves (anchors by GitHub's heading slugs), and docs/README.md indexes every page.
+ * The docs link check (`npm run lint` runs it): every relative link, image and #anchor in README.md,
+ * docs/**\/*.md and the packages' and examples' READMEs resolves (anchors by GitHub's heading
+ * slugs), and docs/README.md indexes every page.
  * Offline on purpose: other sites are not fetched. `tsx scripts/docs-links.ts [root]` exits 1 on a break.
  */
 import { existsSync, readdirSync, readFileSync, statSync } from "node:fs";
@@ -36,14 +37,19 @@ export const PENDING_PAGES: ReadonlySet<string> = new Set([
 const HTML_ANCHOR = /\b(?:id|name)="([^"]+)"/g;
 const HTML_LINK = /\b(?:href|src)="([^"]+)"/g;
 
-/** README.md and every Markdown file under docs/, as paths relative to root. */
+/** README.md, every Markdown file under docs/, and the README of each package and example, relative to root. */
 export function docFiles(root: string): string[] {
   const docs = existsSync(path.join(root, "docs"))
     ? readdirSync(path.join(root, "docs"), { recursive: true, encoding: "utf8" })
         .filter((name) => name.endsWith(".md"))
         .map((name) => path.join("docs", name))
     : [];
-  return [...(existsSync(path.join(root, "README.md")) ? ["README.md"] : []), ...docs.sort()];
+  const readmes = ["packages", "examples"].flatMap((dir) =>
+    existsSync(path.join(root, dir))
+      ? readdirSync(path.join(root, dir)).map((name) => path.join(dir, name, "README.md")).filter((file) => existsSync(path.join(root, file)))
+      : [],
+  );
+  return [...(existsSync(path.join(root, "README.md")) ? ["README.md"] : []), ...docs.sort(), ...readmes.sort()];
 }
 
 function plainText(tokens: Token[] | undefined): string {
