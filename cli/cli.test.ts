@@ -8,7 +8,7 @@ import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
 import { checkMany } from "@/lib/dedup/last-seen/check";
 import { forgetToken } from "@/lib/auth/tokens/token-cache";
 import { hashTokenSecret } from "@/lib/auth/tokens/token-secret";
-import { createTestToken } from "@/lib/client/token.fixture";
+import { createTestToken } from "@/test/token.fixture";
 import { startTestApi } from "@/test/api-server";
 import { databaseUrl, withAdmin } from "@/test/pg-admin";
 import { describeError } from "./errors";

@@ -22,7 +22,6 @@ const RULES: Record<string, readonly string[]> = {
   // The one-pass parse and hash: the hot path's exception, usable by the typed client too.
   "lib/dedup/canonical": ["lib/errors"],
   "lib/validation": ["lib/errors", "lib/dedup/canonical", "lib/reset"],
-  "lib/client": ["lib/dedup/canonical", "lib/validation"],
   "lib/auth": [...BASE, "db", "lib/validation"],
   "lib/reset": [...BASE, "db", "lib/auth", "lib/validation"],
   // The engine: decisions and their verbs. Never the services area, the stats, the metrics or a door.
@@ -43,7 +42,7 @@ const RULES: Record<string, readonly string[]> = {
   components: [...BASE, "lib/actions", "lib/auth", "lib/console", "lib/views", "lib/validation"],
   // Routing only: never db/ or the engine directly.
   app: [...BASE, "components", "lib/actions", "lib/audit", "lib/auth", "lib/console", "lib/views", "lib/reset", "lib/services", "lib/validation"],
-  cli: [...ENGINE, "lib/auth", "lib/client", "lib/dedup", "lib/demo", "lib/http", "lib/reset", "lib/services", "lib/journal"],
+  cli: [...ENGINE, "lib/auth", "lib/dedup", "lib/demo", "lib/http", "lib/reset", "lib/services", "lib/journal"],
 };
 
 const NOT_CHECKED = /\.test\.tsx?$|\.fixture\.ts$|test-helpers\.ts$|\.d\.ts$/;

@@ -5,7 +5,7 @@ import { jetstream, jetstreamManager, type JetStreamManager } from "@nats-io/jet
 import { connect, type NatsConnection } from "@nats-io/transport-node";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createWeirClient } from "@weir/client";
-import { createTestToken } from "@/lib/client/token.fixture";
+import { createTestToken } from "@/test/token.fixture";
 import { startTestApi } from "@/test/api-server";
 import { createTestDatabase, type TestDatabase } from "@/test/test-db";
 import { startConsumer, type ConsumerHooks, type DedupMode } from "./consumer";

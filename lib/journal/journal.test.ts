@@ -3,7 +3,7 @@ import { journalGaps, journalRange, keyTimeline, topKeys } from "@/db/queries/jo
 import { listJournalPartitions, partitionName } from "@/db/queries/journal-partitions";
 import { upsertJournalSetting } from "@/db/queries/journal-settings";
 import { runRaw } from "@/db/raw";
-import { createTestToken } from "@/lib/client/token.fixture";
+import { createTestToken } from "@/test/token.fixture";
 import { check } from "@/lib/dedup/last-seen/check";
 import { claim } from "@/lib/dedup/window/claim";
 import { begin } from "@/lib/dedup/idempotency/begin";

@@ -4,7 +4,7 @@ import { StoreUnavailableError } from "@/lib/errors";
 import { startTestApi, type TestApi } from "@/test/api-server";
 import { createService, uniqueId } from "@/test/factories";
 import { createTestDatabase, type TestDatabase } from "@/test/test-db";
-import { createTestToken } from "@/lib/client/token.fixture";
+import { createTestToken } from "@/test/token.fixture";
 import { createHistogram } from "node:perf_hooks";
 import { Histogram, Registry } from "prom-client";
 import { cleanupPassObserver } from "./cleanup";

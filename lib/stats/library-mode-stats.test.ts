@@ -2,7 +2,7 @@ import { beforeAll, describe, expect, it } from "vitest";
 import { loadOverview } from "@/lib/views/overview";
 import { check } from "@/lib/dedup/last-seen/check";
 import { claim } from "@/lib/dedup/window/claim";
-import { createTestToken } from "@/lib/client/token.fixture";
+import { createTestToken } from "@/test/token.fixture";
 import { startTestApi, type TestApi } from "@/test/api-server";
 import { createService, uniqueId } from "@/test/factories";
 import { createTestDatabase, type TestDatabase } from "@/test/test-db";

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { check } from "@/lib/dedup/last-seen/check";
 import { journal } from "@/lib/journal/index";
-import { createTestToken } from "@/lib/client/token.fixture";
+import { createTestToken } from "@/test/token.fixture";
 import { startTestApi, type TestApi } from "@/test/api-server";
 import { createService } from "@/test/factories";
 import { createTestDatabase, type TestDatabase } from "@/test/test-db";

@@ -6,7 +6,7 @@ import { appendJournal, recordJournalGaps, type JournalEntry } from "@/db/querie
 import { createJournalPartitions, dayStart, listJournalPartitions, partitionName } from "@/db/queries/journal-partitions";
 import { runRaw } from "@/db/raw";
 import * as schema from "@/db/schema";
-import { createTestToken } from "@/lib/client/token.fixture";
+import { createTestToken } from "@/test/token.fixture";
 import { claimMany } from "@/lib/dedup/window/claim";
 import { check } from "@/lib/dedup/last-seen/check";
 import { JournalBuffer } from "@/lib/journal/buffer";

@@ -10,7 +10,7 @@ import { createTestDatabase, type TestDatabase } from "@/test/test-db";
 import { createWeirClient, type WeirClient } from "../src/client";
 import { WeirApiError, WeirConnectionError, WeirProtocolError, WeirTimeoutError } from "../src/errors";
 import { withRequestId } from "../src/request-id";
-import { createTestToken } from "@/lib/client/token.fixture";
+import { createTestToken } from "@/test/token.fixture";
 import type { RetryInfo } from "../src/transport";
 
 let store: TestDatabase;

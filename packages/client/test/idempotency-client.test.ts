@@ -5,7 +5,7 @@ import { startTestApi, type TestApi } from "@/test/api-server";
 import { uniqueId } from "@/test/factories";
 import { createTestDatabase, type TestDatabase } from "@/test/test-db";
 import { createWeirClient, type WeirClient } from "../src/client";
-import { createTestToken } from "@/lib/client/token.fixture";
+import { createTestToken } from "@/test/token.fixture";
 
 let store: TestDatabase;
 let api: TestApi;

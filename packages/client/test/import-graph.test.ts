@@ -19,12 +19,28 @@ function importGraph(entry: string): Map<string, string[]> {
   return graph;
 }
 
+const ROOT = path.resolve(import.meta.dirname, "../../..");
+// Besides its own source, the package bundles the one-pass structural hash and the wire schemas' types.
+const BUNDLED_FROM = ["packages/client/src/", "lib/dedup/canonical/", "lib/validation/"];
+
 describe("the typed client as a package", () => {
-  // Projects that install weir import lib/client as TypeScript source; they have no "@/" alias.
+  const graph = importGraph(path.resolve(import.meta.dirname, "../src/index.ts"));
+  const files = [...graph.keys()].map((file) => path.relative(ROOT, file));
+
+  // The bundler follows relative imports only: an "@/" alias would not resolve in the package.
   it("reaches no file through this repository's @/ alias", () => {
-    const graph = importGraph(path.resolve(import.meta.dirname, "../src/index.ts"));
-    const aliased = [...graph].flatMap(([file, specs]) => specs.filter((s) => s.startsWith("@/")).map((s) => `${path.relative(process.cwd(), file)} imports ${s}`));
+    const aliased = [...graph].flatMap(([file, specs]) => specs.filter((s) => s.startsWith("@/")).map((s) => `${path.relative(ROOT, file)} imports ${s}`));
     expect(graph.size).toBeGreaterThan(5);
     expect(aliased).toEqual([]);
+  });
+
+  it("bundles nothing of weir but its own source, the structural hash and the wire schemas", () => {
+    expect(files.filter((file) => !BUNDLED_FROM.some((prefix) => file.startsWith(prefix)))).toEqual([]);
+    expect(files).toContain("lib/dedup/canonical/structural-hash.ts");
+  });
+
+  it("imports no package but zod (for types) and node's built-ins", () => {
+    const packages = new Set([...graph.values()].flat().filter((spec) => !spec.startsWith(".") && !spec.startsWith("node:")));
+    expect([...packages]).toEqual(["zod"]);
   });
 });

@@ -5,7 +5,7 @@ import { createService, uniqueId } from "@/test/factories";
 import { createTestDatabase, type TestDatabase } from "@/test/test-db";
 import { createWeirClient, type WeirClient } from "../src/client";
 import { WeirApiError } from "../src/errors";
-import { createTestToken } from "@/lib/client/token.fixture";
+import { createTestToken } from "@/test/token.fixture";
 import { withDedup, type DedupLogger } from "../src/with-dedup";
 
 interface Event {
