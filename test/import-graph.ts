@@ -45,6 +45,21 @@ export function resolveImport(file: string, specifier: string): string | undefin
   return found;
 }
 
+const VALUE_IMPORT = /^(?:import|export)\s+(?!type\s)[^;]*?from\s+"([^"]+)"|^import\s+"([^"]+)"/gm;
+
+/** The repository files a file loads at run time: `import type` and `export type` are erased, so left out. */
+export function valueImportsOf(file: string): string[] {
+  const text = readFileSync(path.join(ROOT, file), "utf8");
+  const specifiers = [...[...text.matchAll(VALUE_IMPORT)].map((m) => (m[1] ?? m[2])!), ...[...text.matchAll(DYNAMIC_IMPORT)].map((m) => m[1]!)];
+  return specifiers.flatMap((specifier) => resolveImport(file, specifier) ?? []);
+}
+
+/** Whether a module starts with a directive such as "use client" (after comments). */
+export function hasDirective(file: string, directive: "use client" | "use server"): boolean {
+  const head = readFileSync(path.join(ROOT, file), "utf8").slice(0, 400).replace(/^(?:\s*\/\/[^\n]*\n|\s*\/\*[\s\S]*?\*\/)*/, "");
+  return head.trimStart().startsWith(`"${directive}"`) || head.trimStart().startsWith(`'${directive}'`);
+}
+
 /** Every file's imports of other repository files. */
 export function importGraph(files: readonly string[]): Map<string, string[]> {
   return new Map(files.map((file) => [file, specifiersOf(file).flatMap((s) => resolveImport(file, s) ?? [])]));
