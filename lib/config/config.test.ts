@@ -1,9 +1,11 @@
 import { afterEach, describe, expect, it } from "vitest";
+import { storeConfigFromEnv } from "@/db/config";
+import { coalescerOptionsFromEnv } from "@/lib/dedup/coalescer";
 import { MAX_WINDOW_SECONDS } from "@/lib/validation/limits";
 import { ConfigError, defaultOf, loadConfig, setting, VARIABLES } from "./index";
 import { LONGEST_TTL_SECONDS } from "./variables";
 
-const touched = ["WEIR_PG_POOL_MAX", "WEIR_JOURNAL", "WEIR_CLEANUP_DUTY"] as const;
+const touched = ["WEIR_PG_POOL_MAX", "WEIR_COALESCE_MAX_IN_FLIGHT", "WEIR_JOURNAL", "WEIR_CLEANUP_DUTY"] as const;
 const before = Object.fromEntries(touched.map((name) => [name, process.env[name]]));
 
 afterEach(() => {
@@ -76,6 +78,16 @@ describe("the configuration", () => {
     expect(setting("WEIR_JOURNAL")).toBe("off");
     process.env.WEIR_CLEANUP_DUTY = "2";
     expect(() => setting("WEIR_CLEANUP_DUTY")).toThrow('WEIR_CLEANUP_DUTY must be at most 1, got "2"');
+  });
+
+  it("gives every reader the same pool size when WEIR_PG_POOL_MAX is set but empty", () => {
+    delete process.env.WEIR_COALESCE_MAX_IN_FLIGHT;
+    process.env.WEIR_PG_POOL_MAX = "";
+    expect(storeConfigFromEnv().poolMax).toBe(20);
+    expect(coalescerOptionsFromEnv().maxInFlight).toBe(4); // half the pool, at most 4 (it derived 1 from "")
+    process.env.WEIR_PG_POOL_MAX = "2";
+    expect(storeConfigFromEnv().poolMax).toBe(2);
+    expect(coalescerOptionsFromEnv().maxInFlight).toBe(1);
   });
 
   it("gives the default of a variable", () => {
