@@ -2,6 +2,7 @@ import type { Metadata } from "next";
 import Link from "next/link";
 import { after } from "next/server";
 import { DecisionsChart } from "@/components/charts/decisions-chart";
+import { RateChart } from "@/components/charts/rate-chart";
 import { LiveRefresh } from "@/components/ui/live-refresh";
 import { hrefWith } from "@/components/ui/pager";
 import { PageHeader } from "@/components/ui/page-header";
@@ -10,11 +11,11 @@ import { requireConsoleActor } from "@/lib/auth/console-actor";
 import type { BucketLink } from "@/lib/views/bucket-link";
 import { formatCount, formatPercent } from "@/lib/views/format";
 import { loadOverview, maintainStatsRollup, TOP_NOW_MINUTES } from "@/lib/views/overview";
-import { parseRange, RANGES } from "@/lib/views/ranges";
+import { parseRange, previousLabel, RANGES } from "@/lib/views/ranges";
 import { withStore } from "@/lib/console/store";
 import { param, type SearchParams } from "@/lib/validation/console-common";
 import { RangeTabs } from "./_components/range-tabs";
-import { SpikeList } from "./_components/spike-list";
+import { FindingsList } from "./_components/findings-list";
 import { SubjectTable } from "./_components/subject-table";
 
 export const dynamic = "force-dynamic";
@@ -33,6 +34,7 @@ export default async function OverviewPage({ searchParams }: { searchParams: Pro
   const data = loaded.data;
   const total = data.series.reduce((sum, p) => sum + p.checks, 0);
   const duplicates = data.series.reduce((sum, p) => sum + p.duplicates, 0);
+  const before = data.series.reduce((sum, p) => ({ checks: sum.checks + p.previousChecks, duplicates: sum.duplicates + (p.previousRate ?? 0) * p.previousChecks }), { checks: 0, duplicates: 0 });
   const link: BucketLink | null = subject ? { kind, id: subject } : null;
   const chartTitle = subject ? `${kind === "group" ? "Consumer group" : "Service"} ${subject}` : kind === "group" ? "All consumer groups" : "All services";
   return (
@@ -54,13 +56,20 @@ export default async function OverviewPage({ searchParams }: { searchParams: Pro
             </Link>
           </nav>
         </div>
-        <p className="small muted">
-          {formatCount(total)} checks, {formatPercent(duplicates, total)} duplicates; one bar per {data.stepSeconds / 60} min.{" "}
-          {link ? "Click a bar to open what happened in it." : "Pick one service or group below to open a bar's decisions from the chart."}
+        <p className="small muted" data-testid="rate-summary">
+          Duplicate rate {formatPercent(duplicates, total)} of {formatCount(total)} checks; {previousLabel(range).toLowerCase()}{" "}
+          {formatPercent(before.duplicates, before.checks)} of {formatCount(before.checks)}. One point per {data.stepSeconds / 60} min.{" "}
+          {link ? "Click a point or bar to open what happened in it." : "Pick one service or group below to open a bucket's decisions from the chart."}
         </p>
         <LiveRefresh />
-        <DecisionsChart points={data.series} stepSeconds={data.stepSeconds} link={link} />
-        <SpikeList points={data.series} stepSeconds={data.stepSeconds} threshold={data.spikeThreshold} link={link} />
+        <h3 className="chart-title">Duplicate rate</h3>
+        <RateChart points={data.series} findings={data.findings} stepSeconds={data.stepSeconds} previousLabel={previousLabel(range)} link={link} />
+        <FindingsList findings={data.findings} stepSeconds={data.stepSeconds} link={link} />
+        <h3 className="chart-title">Decisions per bucket</h3>
+        <p className="small muted">
+          {formatCount(total)} checks, {formatPercent(duplicates, total)} duplicates; one bar per {data.stepSeconds / 60} min.
+        </p>
+        <DecisionsChart points={data.series} findings={data.findings} stepSeconds={data.stepSeconds} link={link} />
       </section>
       <section className="panel">
         <h2>Most duplicates now (last {TOP_NOW_MINUTES} min)</h2>

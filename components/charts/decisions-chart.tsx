@@ -1,13 +1,14 @@
 "use client";
 import { useRouter } from "next/navigation";
-import { Bar, CartesianGrid, ComposedChart, Legend, Line, Rectangle, Tooltip, XAxis, YAxis, type BarShapeProps, type TooltipContentProps } from "recharts";
+import { Bar, CartesianGrid, ComposedChart, Line, Rectangle, ReferenceArea, Tooltip, XAxis, YAxis, type BarShapeProps, type TooltipContentProps } from "recharts";
 import { formatBucket as bucketLabel, formatCount, formatPercent } from "@/lib/views/format";
 import { bucketHref, type BucketLink } from "@/lib/views/bucket-link";
+import type { Finding } from "@/lib/views/findings";
 import type { SeriesPoint } from "@/lib/views/series";
+import { CHART_COLORS as COLORS } from "./chart-colors";
+import { ChartLegend } from "./chart-legend";
 
-const COLORS = { new: "#15803d", changed: "#2563eb", duplicates: "#d97706", spike: "#b91c1c", errors: "#6b21a8", late: "#0f766e" };
-
-/** Duplicates bars turn red in spike buckets (see spikeThreshold). */
+/** Duplicates bars turn red in spike buckets (lib/views/findings.ts). */
 function DuplicateBar(props: BarShapeProps) {
   const spike = (props.payload as SeriesPoint | undefined)?.spike === true;
   return <Rectangle {...props} fill={spike ? COLORS.spike : COLORS.duplicates} />;
@@ -21,6 +22,7 @@ function BucketTooltip({ active, payload, stepSeconds, clickable }: TooltipConte
       <strong>{bucketLabel(point.t, stepSeconds)} UTC</strong>
       <div>
         {formatCount(point.checks)} checks · {formatPercent(point.duplicates, point.checks)} duplicates{point.spike ? " (spike)" : ""}
+        {point.trend ? " (trend)" : ""}
       </div>
       <div className="muted">
         {formatCount(point.new)} new · {formatCount(point.changed)} changed · {formatCount(point.duplicates)} duplicates
@@ -41,11 +43,13 @@ function BucketTooltip({ active, payload, stepSeconds, clickable }: TooltipConte
  */
 export function DecisionsChart({
   points,
+  findings = [],
   stepSeconds,
   link = null,
   height = 300,
 }: {
   points: SeriesPoint[];
+  findings?: Finding[];
   stepSeconds: number;
   link?: BucketLink | null;
   height?: number;
@@ -84,13 +88,29 @@ export function DecisionsChart({
           label={{ value: `errors, late per ${unit}`, angle: 90, position: "insideRight", style: { textAnchor: "middle" }, fontSize: 12 }}
         />
         <Tooltip content={(props) => <BucketTooltip {...props} stepSeconds={stepSeconds} clickable={link !== null} />} />
-        <Legend />
+        {findings
+          .filter((f) => f.kind === "trend")
+          .map((f) => (
+            <ReferenceArea key={f.from} yAxisId="checks" x1={f.from} x2={f.to - stepSeconds * 1000} fill={COLORS.trend} fillOpacity={0.18} stroke={COLORS.trend} strokeOpacity={0.5} />
+          ))}
         <Bar yAxisId="checks" onClick={open} dataKey="new" name="New" stackId="d" fill={COLORS.new} isAnimationActive={false} />
         <Bar yAxisId="checks" onClick={open} dataKey="changed" name="Changed" stackId="d" fill={COLORS.changed} isAnimationActive={false} />
         <Bar yAxisId="checks" onClick={open} dataKey="duplicates" name="Duplicates" stackId="d" fill={COLORS.duplicates} shape={DuplicateBar} isAnimationActive={false} />
         <Line yAxisId="errors" dataKey="errors" name="Errors" stroke={COLORS.errors} dot={false} isAnimationActive={false} />
         <Line yAxisId="errors" dataKey="lateRedeliveries" name="Late redeliveries" stroke={COLORS.late} dot={false} isAnimationActive={false} />
       </ComposedChart>
+      <ChartLegend
+        label="Decisions chart legend"
+        items={[
+          { mark: "bar", color: COLORS.new, label: "New", meaning: "first check of a key" },
+          { mark: "bar", color: COLORS.changed, label: "Changed", meaning: "a new version of a key" },
+          { mark: "bar", color: COLORS.duplicates, label: "Duplicates", meaning: "the same payload again (window and idempotency repeats too)" },
+          { mark: "bar", color: COLORS.spike, label: "Duplicates in a spike", meaning: "a short burst far above the usual bucket" },
+          { mark: "band", color: COLORS.trend, label: "Trend", meaning: "a sustained rise, shaded over its buckets" },
+          { mark: "line", color: COLORS.errors, label: "Errors", meaning: "checks that failed (right axis)" },
+          { mark: "line", color: COLORS.late, label: "Late redeliveries", meaning: "claims after their window had expired (right axis)" },
+        ]}
+      />
     </div>
   );
 }

@@ -72,7 +72,8 @@ function spans(w: StatsWindow, rolled: readonly RolledSpan[], from: number, to: 
   if (!coarsest) return [span(w, "stats_minute", from, to)];
   const step = coarsest.rollup.stepMs;
   const start = Math.ceil(from / step) * step;
-  const end = Math.min(Math.floor(coarsest.until.getTime() / step) * step, to ?? Number.POSITIVE_INFINITY);
+  // Whole buckets only at both ends: a `to` inside a bucket leaves that bucket to the finer tables.
+  const end = Math.floor(Math.min(coarsest.until.getTime(), to ?? Number.POSITIVE_INFINITY) / step) * step;
   if (end <= start) return spans(w, finer, from, to);
   return [...spans(w, finer, from, start), span(w, coarsest.rollup.table, start, end), ...spans(w, finer, end, to)];
 }
@@ -98,11 +99,11 @@ const toCounters = (row: Record<string, unknown>): Counters => ({
   lateRedeliveries: Number(row.late ?? 0),
 });
 
-/** Counters per bucket of `stepSeconds`, bucketed by the database (date_bin). */
-export async function statsSeries(db: DbOrTx, w: StatsWindow, stepSeconds: number): Promise<SeriesRow[]> {
+/** Counters per bucket of `stepSeconds` up to `until` (or all), bucketed by the database (date_bin). */
+export async function statsSeries(db: DbOrTx, w: StatsWindow, stepSeconds: number, until: Date | null = null): Promise<SeriesRow[]> {
   const result = await queryRows<Record<string, unknown>>(db, sql`
     select date_bin(make_interval(secs => ${stepSeconds}), bucket, ${ORIGIN}) as t, ${SUMS}
-    from (${windowRows(w)}) r
+    from (${windowRows(w, until)}) r
     group by t order by t`);
   return result.map((row) => ({ bucket: new Date(row.t as string | Date), ...toCounters(row) }));
 }

@@ -36,3 +36,19 @@ export async function cutStore() {
   });
   return () => withAdmin(async (admin) => void (await admin.query(`alter database "${E2E_DATABASE}" allow_connections true`)));
 }
+
+/**
+ * `traffic(minutesAgo)` (checks and duplicates) per minute of the last `minutes` for a service, in the
+ * per-minute stats. Minutes that far back are older than what the rollups re-sum, so their marks are
+ * cleared: the overview reads minutes until the rollups have been rebuilt (as on a fresh install).
+ */
+export async function seedTraffic(serviceId: string, minutes: number, traffic: (minutesAgo: number) => { checks: number; duplicates: number }) {
+  const rows = Array.from({ length: minutes }, (_, m) => traffic(m));
+  await e2eSql(
+    `insert into stats_minute (subject_kind, subject, bucket, checks, new, changed, duplicates, errors, late_redeliveries)
+     select 'service', $1, date_trunc('minute', now()) - make_interval(mins => r.m - 1), r.c, r.c - r.d, 0, r.d, 0, 0
+     from unnest($2::int[], $3::bigint[]) with ordinality as r(c, d, m)`,
+    [serviceId, rows.map((r) => r.checks), rows.map((r) => r.duplicates)],
+  );
+  await e2eSql("delete from stats_rollup");
+}

@@ -66,7 +66,7 @@ describe("overview", () => {
       expect(data.series).toHaveLength(96);
       for (const point of data.series) {
         const { t: _t, ...minutes } = byT.get(point.t) ?? { t: point.t, checks: 0, new: 0, changed: 0, duplicates: 0, errors: 0, lateRedeliveries: 0 };
-        const { t: _pt, spike: _spike, ...chart } = point;
+        const { t: _pt, spike: _spike, trend: _trend, rate: _rate, previousRate: _previousRate, previousChecks: _previousChecks, ...chart } = point;
         expect(chart, new Date(point.t).toISOString()).toEqual(minutes);
       }
       expect(data.series.reduce((sum, p) => sum + p.checks, 0)).toBeGreaterThan(0);
@@ -81,6 +81,11 @@ describe("overview", () => {
     const spikes = data.series.filter((p) => p.spike);
     expect(spikes).toHaveLength(1);
     expect(spikes[0]!.duplicates).toBe(15 * 2 + 500);
+    expect(data.findings).toEqual([expect.objectContaining({ kind: "spike", peak: spikes[0]!.t, peakDuplicates: 530 })]);
+    // The previous 24 h (the same steady traffic) is drawn beside each bucket: 20 % duplicates.
+    expect(data.series[10]).toMatchObject({ previousChecks: 150, previousRate: 0.2 });
+    const mine = data.services.find((s) => s.id === serviceId)!;
+    expect(mine.previous).toEqual({ checks: 10 * 24 * 60, duplicates: 2 * 24 * 60 });
     expect(data.groups).toEqual([expect.objectContaining({ id: "billing", checks: 4, duplicates: 1, lateRedeliveries: 1 })]);
     expect(data.topNow[0]).toMatchObject({ subject: serviceId });
   });

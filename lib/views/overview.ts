@@ -1,5 +1,6 @@
 import {
   rolledSpans,
+  statsBetween,
   rollUp,
   rollupsForStep,
   ROLLUPS,
@@ -15,12 +16,15 @@ import { listServices } from "@/db/queries/services";
 import type { DbOrTx } from "@/db/types";
 import { listConsumerGroups } from "@/lib/dedup/window/groups";
 import { rangeWindow, type RangeKey } from "./ranges";
-import { fillSeries, spikeThreshold, type SeriesPoint } from "./series";
+import type { Baseline, Finding } from "./findings";
+import { analyseSeries, type SeriesPoint } from "./series";
 import { withStore } from "@/lib/console/store";
 
 export interface SubjectSummary extends Counters {
   id: string;
   label: string;
+  /** The same subject's checks and duplicates over the previous period (the range before this one). */
+  previous: Pick<Counters, "checks" | "duplicates">;
 }
 
 export interface OverviewData {
@@ -29,7 +33,9 @@ export interface OverviewData {
   kind: StatsKind;
   subject: string | null;
   series: SeriesPoint[];
-  spikeThreshold: number;
+  /** Spikes and trends of the series, most duplicates first (lib/views/findings.ts). */
+  findings: Finding[];
+  baseline: Baseline;
   services: SubjectSummary[];
   groups: SubjectSummary[];
   /** Subjects with the most duplicates in the last 15 minutes. */
@@ -50,39 +56,49 @@ export async function loadOverview(db: DbOrTx, q: OverviewQuery, now = Date.now(
   // Totals may read every rollup in any range; a series only those whose buckets fit whole into its step
   // (the 24 h chart's quarters from stats_quarter, 7 and 30 days from stats_hour, then quarters).
   const rolled = await rolledSpans(db);
-  const at = (kind: StatsKind, subject?: string) => ({ kind, subject, since: w.since, rolled });
-  const [rows, serviceTotals, groupTotals, services, groups, topNow] = await Promise.all([
-    statsSeries(db, { ...at(q.kind, q.subject), rolled: rollupsForStep(rolled, w.stepSeconds) }, w.stepSeconds),
+  // The previous period is the range before this one, bucket for bucket: drawn under the series,
+  // part of the spikes' baseline, and what each subject's rate is compared with.
+  const previousSince = new Date(w.since.getTime() - (w.lastBucket.getTime() - w.since.getTime() + w.stepSeconds * 1000));
+  const at = (kind: StatsKind, subject?: string, since = w.since) => ({ kind, subject, since, rolled });
+  const chart = (since: Date) => ({ ...at(q.kind, q.subject, since), rolled: rollupsForStep(rolled, w.stepSeconds) });
+  const [rows, previousRows, serviceTotals, groupTotals, servicesBefore, groupsBefore, services, groups, topNow] = await Promise.all([
+    statsSeries(db, chart(w.since), w.stepSeconds),
+    statsSeries(db, chart(previousSince), w.stepSeconds, w.since),
     statsBySubject(db, at("service")),
     statsBySubject(db, at("group")),
+    statsBetween(db, at("service", undefined, previousSince), w.since),
+    statsBetween(db, at("group", undefined, previousSince), w.since),
     listServices(db),
     listConsumerGroups(db),
     topByDuplicates(db, "service", new Date(now - TOP_NOW_MINUTES * 60_000), 5),
   ]);
-  const series = fillSeries(rows, w.since, w.lastBucket, w.stepSeconds);
+  const { points, findings, baseline } = analyseSeries(rows, w.since, w.lastBucket, w.stepSeconds, previousRows);
   return {
     range: q.range,
     stepSeconds: w.stepSeconds,
     kind: q.kind,
     subject: q.subject ?? null,
-    series,
-    spikeThreshold: spikeThreshold(series),
-    services: summarize(serviceTotals, services.map((s) => [s.id, s.displayName])),
-    groups: summarize(groupTotals, groups.map((g) => [g.id, g.id])),
+    series: points,
+    findings,
+    baseline,
+    services: summarize(serviceTotals, servicesBefore, services.map((s) => [s.id, s.displayName])),
+    groups: summarize(groupTotals, groupsBefore, groups.map((g) => [g.id, g.id])),
     topNow,
   };
 }
 
 const ZERO: Counters = { checks: 0, new: 0, changed: 0, duplicates: 0, errors: 0, lateRedeliveries: 0 };
 
-/** Known subjects with their totals (zeros when quiet), plus subjects that only appear in the stats. */
-function summarize(totals: SubjectRow[], known: [string, string][]): SubjectSummary[] {
+/** Known subjects with their totals (zeros when quiet) and the previous period's, plus subjects that only appear in the stats. */
+function summarize(totals: SubjectRow[], before: SubjectRow[], known: [string, string][]): SubjectSummary[] {
   const byId = new Map(totals.map((t) => [t.subject, t]));
+  const beforeById = new Map(before.map((t) => [t.subject, t]));
   const labels = new Map(known);
   for (const t of totals) if (!labels.has(t.subject)) labels.set(t.subject, t.subject);
   return Array.from(labels, ([id, label]) => {
     const { subject: _subject, ...counters } = byId.get(id) ?? { subject: id, ...ZERO };
-    return { id, label, ...counters };
+    const previous = beforeById.get(id);
+    return { id, label, ...counters, previous: { checks: previous?.checks ?? 0, duplicates: previous?.duplicates ?? 0 } };
   }).sort((a, b) => b.checks - a.checks || a.id.localeCompare(b.id));
 }
 

@@ -7,6 +7,9 @@ export const RANGES = {
 
 export type RangeKey = keyof typeof RANGES;
 
+/** "Previous 24 h": the range before this one, which the charts and lists compare with. */
+export const previousLabel = (key: RangeKey) => RANGES[key].label.replace(/^Last/, "Previous");
+
 export const parseRange = (value: unknown): RangeKey =>
   typeof value === "string" && Object.hasOwn(RANGES, value) ? (value as RangeKey) : "24h";
 

@@ -1,10 +1,11 @@
 import Link from "next/link";
 import { VisibleText } from "@/components/ui/visible-text";
 import { EmptyState } from "@/components/ui/empty-state";
+import { RateChange } from "@/components/ui/rate-change";
 import { hrefWith } from "@/components/ui/pager";
 import { formatCount, formatPercent } from "@/lib/views/format";
 import type { SubjectSummary } from "@/lib/views/overview";
-import type { RangeKey } from "@/lib/views/ranges";
+import { previousLabel, type RangeKey } from "@/lib/views/ranges";
 
 /** Totals per service or consumer group over the range; a row's name charts that subject. */
 export function SubjectTable({
@@ -35,10 +36,13 @@ export function SubjectTable({
             <th>{kind === "service" ? "Service" : "Consumer group"}</th>
             <th className="num">Checks</th>
             <th className="num">Duplicate rate</th>
+            <th>vs {previousLabel(range).toLowerCase()}</th>
             {kind === "service" ? <th className="num">Changed rate</th> : null}
             <th className="num">Late redeliveries</th>
             <th className="num">Errors</th>
-            <th />
+            <th>
+              <span className="visually-hidden">Details</span>
+            </th>
           </tr>
         </thead>
         <tbody>
@@ -50,6 +54,9 @@ export function SubjectTable({
               </td>
               <td className="num">{formatCount(row.checks)}</td>
               <td className="num">{formatPercent(row.duplicates, row.checks)}</td>
+              <td>
+                <RateChange now={row} before={row.previous} />
+              </td>
               {kind === "service" ? <td className="num">{formatPercent(row.changed, row.checks)}</td> : null}
               <td className="num">{formatCount(row.lateRedeliveries)}</td>
               <td className="num">{formatCount(row.errors)}</td>
