@@ -25,7 +25,7 @@ export async function findExactIdCitus(db: DbOrTx, id: string, perKind: number):
 }
 
 
-export async function serviceActivityCitus(db: DbOrTx, serviceIds: readonly string[], since: Date, keyCap: number): Promise<ServiceActivityRow[]> {
+export async function serviceActivityCitus(db: DbOrTx, serviceIds: readonly string[], since: Date): Promise<ServiceActivityRow[]> {
   const ids = sql.param([...serviceIds]);
   const [last, hours] = await Promise.all([
     queryRows<{ subject: string; last: string | Date }>(db, sql`
@@ -37,15 +37,7 @@ export async function serviceActivityCitus(db: DbOrTx, serviceIds: readonly stri
       from stats_minute where subject_kind = 'service' and subject = any(${ids}::text[]) and bucket >= ${since.toISOString()}::timestamptz
       group by 1, 2 order by 2`),
   ]);
-  // Keys up to the cap, per service: each shard stops at the cap, the coordinator counts what came back.
-  const counts = new Map<string, number>();
-  for (const serviceId of serviceIds) {
-    const [row] = await queryRows<{ n: number }>(db, sql`
-      select count(*)::int as n from (select 1 from last_seen where service_id = ${serviceId} limit ${keyCap + 1}) k`);
-    counts.set(serviceId, Number(row?.n ?? 0));
-  }
   return serviceIds.map((serviceId) => {
-    const keys = counts.get(serviceId) ?? 0;
     const lastRow = last.find((row) => row.subject === serviceId);
     return {
       serviceId,
@@ -53,8 +45,6 @@ export async function serviceActivityCitus(db: DbOrTx, serviceIds: readonly stri
         .filter((row) => row.subject === serviceId)
         .map((row) => ({ t: new Date(row.t).getTime(), checks: Number(row.checks), duplicates: Number(row.duplicates) })),
       lastActivity: lastRow ? new Date(lastRow.last) : null,
-      keys: Math.min(keys, keyCap),
-      capped: keys > keyCap,
     };
   });
 }

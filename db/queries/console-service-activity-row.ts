@@ -4,7 +4,4 @@ export interface ServiceActivityRow {
   /** Hour bucket start, epoch ms, with that hour's checks and duplicates. */
   hours: { t: number; checks: number; duplicates: number }[];
   lastActivity: Date | null;
-  /** Keys counted up to the cap given; `capped` means "at least". */
-  keys: number;
-  capped: boolean;
 }

@@ -2,7 +2,7 @@ import { sql } from "drizzle-orm";
 import { beforeAll, describe, expect, it } from "vitest";
 import { createService } from "@/test/factories";
 import { createTestDatabase, type TestDatabase } from "@/test/test-db";
-import { loadServiceList, searchServices, SERVICE_KEY_CAP } from "./services";
+import { loadServiceList, searchServices } from "./services";
 
 let store: TestDatabase;
 let busy: string;
@@ -14,7 +14,7 @@ beforeAll(async () => {
   busy = await createService(store.db);
   quiet = await createService(store.db);
   await store.db.execute(sql`insert into last_seen (service_id, message_id, hash, version, first_seen, last_changed)
-    select ${busy}, 'k-' || g, '\\x00', 1, now(), now() from generate_series(1, ${SERVICE_KEY_CAP + 5}) g`);
+    select ${busy}, 'k-' || g, '\\x00', 1, now(), now() from generate_series(1, 105) g`);
   await store.db.execute(sql`insert into last_seen (service_id, message_id, hash, version, first_seen, last_changed)
     values (${quiet}, 'only', '\\x00', 1, now(), now())`);
   // Two hours ago: 100 checks, 25 duplicates; 30 h ago (outside the day): 1000 checks.
@@ -24,15 +24,15 @@ beforeAll(async () => {
 });
 
 describe("service list", () => {
-  it("counts keys up to the cap, finds the last activity and the hourly duplicate rate of the day", async () => {
+  it("counts keys exactly, finds the last activity and the hourly duplicate rate of the day", async () => {
     const list = await loadServiceList(store.db, NOW);
     const b = list.find((s) => s.id === busy)!;
-    expect(b).toMatchObject({ keys: SERVICE_KEY_CAP, keysCapped: true, checks24h: 100, duplicates24h: 25 });
+    expect(b).toMatchObject({ keys: 105, keysExact: true, checks24h: 100, duplicates24h: 25 });
     expect(b.duplicateRates).toHaveLength(24);
     expect(b.duplicateRates.filter((r) => r !== null)).toEqual([0.25]);
     expect(Date.parse(b.lastActivity!)).toBeGreaterThan(NOW - 3 * 3_600_000);
     const q = list.find((s) => s.id === quiet)!;
-    expect(q).toMatchObject({ keys: 1, keysCapped: false, checks24h: 0, lastActivity: null });
+    expect(q).toMatchObject({ keys: 1, keysExact: true, checks24h: 0, lastActivity: null });
   });
 
   it("searches ids and names case-insensitively and sorts", async () => {

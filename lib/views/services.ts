@@ -1,3 +1,4 @@
+import { serviceKeyCounts } from "@/db/queries/console-key-counts";
 import { serviceActivity } from "@/db/queries/console-service-list";
 import { hourlyRolledUntil } from "@/db/queries/console-stats";
 import { listServices } from "@/db/queries/services";
@@ -14,14 +15,10 @@ export interface ServiceListItem {
   duplicateRates: (number | null)[];
   lastActivity: string | null;
   keys: number;
-  keysCapped: boolean;
+  /** False: `keys` is an estimate (statistics or a sample), shown with "≈" (db/queries/console-key-counts.ts). */
+  keysExact: boolean;
 }
 
-/**
- * Keys are counted up to this per service on the list, so the page stays cheap however many keys
- * there are: counting 1,000 for each of 100 services took 31 ms at 10 M keys (bench/console-pages.ts).
- */
-export const SERVICE_KEY_CAP = 100;
 export const SERVICE_SORTS = ["name", "checks", "duplicates", "activity", "keys"] as const;
 export type ServiceSort = (typeof SERVICE_SORTS)[number];
 
@@ -31,8 +28,10 @@ const HOUR = 3_600_000;
 export async function loadServiceList(db: DbOrTx, now = Date.now()): Promise<ServiceListItem[]> {
   const firstHour = Math.floor(now / HOUR) * HOUR - 23 * HOUR;
   const [services, hourlyUntil] = await Promise.all([listServices(db), hourlyRolledUntil(db)]);
-  const rows = await serviceActivity(db, services.map((s) => s.id), new Date(firstHour), SERVICE_KEY_CAP, hourlyUntil);
+  const ids = services.map((s) => s.id);
+  const [rows, counts] = await Promise.all([serviceActivity(db, ids, new Date(firstHour), hourlyUntil), serviceKeyCounts(db, ids)]);
   const activity = new Map(rows.map((a) => [a.serviceId, a]));
+  const keys = new Map(counts.map((c) => [c.serviceId, c]));
   return services.map((s) => {
     const a = activity.get(s.id);
     const byHour = new Map((a?.hours ?? []).map((h) => [h.t, h]));
@@ -46,8 +45,8 @@ export async function loadServiceList(db: DbOrTx, now = Date.now()): Promise<Ser
       duplicates24h: hours.reduce((sum, h) => sum + (h?.duplicates ?? 0), 0),
       duplicateRates: hours.map((h) => (h && h.checks > 0 ? h.duplicates / h.checks : null)),
       lastActivity: a?.lastActivity?.toISOString() ?? null,
-      keys: a?.keys ?? 0,
-      keysCapped: a?.capped ?? false,
+      keys: keys.get(s.id)?.keys ?? 0,
+      keysExact: keys.get(s.id)?.exact ?? true,
     };
   });
 }

@@ -85,9 +85,14 @@ export default async function ServicesPage({ searchParams }: { searchParams: Pro
                         </Link>{" "}
                         <code className="muted">{s.id}</code>
                       </td>
-                      <td className="num">
-                        {formatCount(s.keys)}
-                        {s.keysCapped ? "+" : ""}
+                      <td className="num" data-testid="key-count">
+                        {s.keysExact ? (
+                          formatCount(s.keys)
+                        ) : (
+                          <abbr title="An estimate from the database's statistics or a sample of the table: counting every key would cost too much">
+                            ≈ {formatCount(s.keys)}
+                          </abbr>
+                        )}
                       </td>
                       <td>{s.lastActivity ? <RelativeTime value={s.lastActivity} /> : <span className="muted">none in the stats</span>}</td>
                       <td className="num">{formatCount(s.checks24h)}</td>
