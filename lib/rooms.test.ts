@@ -30,7 +30,7 @@ const RULES: Record<string, readonly string[]> = {
   "lib/stats": [...BASE, "db"],
   // The decision journal: a subscriber of the decision event, like the stats, and its level verb.
   "lib/journal": [...BASE, "db", "lib/auth", "lib/validation"],
-  "lib/demo": [...BASE, "db", "lib/auth", "lib/dedup", "lib/reset", "lib/services"],
+  "lib/demo": [...BASE, "db", "lib/auth", "lib/dedup", "lib/reset", "lib/services", "lib/stats"],
   // The console's read models: what its pages show.
   "lib/views": [...ENGINE, "lib/auth", "lib/dedup", "lib/reset", "lib/services", "lib/stats", "lib/journal", "lib/console"],
   // The console door's plumbing: its store access and its one error mapping for actions and route handlers.

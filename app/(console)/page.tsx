@@ -7,6 +7,7 @@ import { LiveRefresh } from "@/components/ui/live-refresh";
 import { hrefWith } from "@/components/ui/pager";
 import { PageHeader } from "@/components/ui/page-header";
 import { StoreUnavailableNotice } from "@/components/ui/store-unavailable";
+import { authEnv } from "@/lib/auth/auth-env";
 import { requireConsoleActor } from "@/lib/auth/console-actor";
 import type { BucketLink } from "@/lib/views/bucket-link";
 import { formatCount, formatPercent } from "@/lib/views/format";
@@ -44,6 +45,13 @@ export default async function OverviewPage({ searchParams }: { searchParams: Pro
         description={`Decisions from the per-minute stats rollup, ${RANGES[range].label.toLowerCase()}. Times in UTC.`}
         actions={<RangeTabs current={range} kind={kind} subject={subject ?? null} />}
       />
+      {authEnv().demo ? (
+        <p className="callout small" data-testid="demo-data">
+          <strong>Demo data.</strong> <code>npm run demo</code> made a simulated week of order traffic through weir&apos;s own check: a daily rhythm, a
+          broker&apos;s redelivery trend, a retry storm, and a replay of the search index with the reset that let it through (see{" "}
+          <Link href="/reset">Resets</Link>). Pick &quot;Last 7 days&quot;; the present&apos;s traffic is live.
+        </p>
+      ) : null}
       <section className="panel" aria-labelledby="chart-title">
         <div className="page-header">
           <h2 id="chart-title">{chartTitle}</h2>

@@ -46,7 +46,7 @@ export async function seedTraffic(serviceId: string, minutes: number, traffic: (
   const rows = Array.from({ length: minutes }, (_, m) => traffic(m));
   await e2eSql(
     `insert into stats_minute (subject_kind, subject, bucket, checks, new, changed, duplicates, errors, late_redeliveries)
-     select 'service', $1, date_trunc('minute', now()) - make_interval(mins => r.m - 1), r.c, r.c - r.d, 0, r.d, 0, 0
+     select 'service', $1, date_trunc('minute', now()) - make_interval(mins => (r.m - 1)::int), r.c, r.c - r.d, 0, r.d, 0, 0
      from unnest($2::int[], $3::bigint[]) with ordinality as r(c, d, m)`,
     [serviceId, rows.map((r) => r.checks), rows.map((r) => r.duplicates)],
   );

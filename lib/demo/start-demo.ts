@@ -3,6 +3,7 @@ import type { DbOrTx } from "@/db/types";
 import { seededRandom } from "../seeded-random";
 import { seedCompletedReset } from "./demo-reset";
 import { seedExpiredKeys, seedGroupsAndKeys } from "./groups-and-keys";
+import { HISTORY_DAYS, seedHistory } from "./history";
 import { evolve, newOrder, type Order } from "./orders";
 import { DEMO_SERVICES } from "./projections";
 
@@ -39,12 +40,18 @@ async function sendChecks(base: string, token: string, items: unknown[]): Promis
   for (let i = 0; i < items.length; i += 500) await post(base, token, "/api/v1/check/batch", { items: items.slice(i, i + 500) });
 }
 
-/** `token` is the all-scopes demo token that lib/auth/bootstrap.ts creates at start; `db` the store the server uses. */
+/**
+ * `token` is the all-scopes demo token that lib/auth/bootstrap.ts creates at start; `db` the store the
+ * server uses. A week of history comes first (lib/demo/history.ts), then the present's traffic.
+ */
 export async function seedDemo(base: string, token: string, db: DbOrTx, seed = 42): Promise<Order[]> {
   for (const service of DEMO_SERVICES) {
     const { id, displayName, ignoredPaths, includedPaths, historyDepth } = service;
     await post(base, token, `/api/v1/services/${id}`, { displayName, ignoredPaths: [...ignoredPaths], includedPaths: [...includedPaths], historyDepth }, "PUT");
   }
+  const t0 = performance.now();
+  const history = await seedHistory(db);
+  console.log(`[weir] demo history: ${history.checks.toLocaleString("en-US")} checks over ${HISTORY_DAYS} days in ${((performance.now() - t0) / 1000).toFixed(1)} s`);
   const rnd = seededRandom(seed);
   let orders = Array.from({ length: 150 }, (_, n) => newOrder(n + 1, rnd));
   await sendChecks(base, token, checksFor(orders, rnd));

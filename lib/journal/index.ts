@@ -1,3 +1,4 @@
+import { simulatedMicros } from "@/lib/telemetry/decision-clock";
 import { onDecision } from "@/lib/telemetry/decisions";
 import { nowMicros } from "./clock";
 import { journalConfigFromEnv } from "./config";
@@ -25,7 +26,7 @@ if (config.enabled) {
   onDecision("journal", (event) => {
     // A store error is no answer: it takes no journal time and no entry.
     if (event.decision === "error") return;
-    const entry = toEntry(event, nowMicros());
+    const entry = toEntry(event, simulatedMicros() ?? nowMicros());
     if (entry) journal.buffer.push(entry);
   });
 }

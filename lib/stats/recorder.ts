@@ -1,6 +1,7 @@
 import type { STATS_SUBJECT_KINDS } from "@/db/queries/console-stats";
 import { runRaw } from "@/db/raw";
 import type { DbOrTx } from "@/db/types";
+import { decisionTime } from "@/lib/telemetry/decision-clock";
 import { onDecision, type DecisionEvent } from "@/lib/telemetry/decisions";
 
 export type SubjectKind = (typeof STATS_SUBJECT_KINDS)[number];
@@ -111,13 +112,13 @@ const BEGIN_OUTCOMES: Record<Extract<DecisionEvent, { mode: "idempotency" }>["de
 export function recordDecision(event: DecisionEvent, into: StatsRecorder = stats): void {
   switch (event.mode) {
     case "last_seen":
-      return into.record("service", event.subject, event.decision);
+      return into.record("service", event.subject, event.decision, 1, decisionTime());
     case "window":
-      into.record("group", event.subject, event.decision);
-      if (event.lateBySeconds !== undefined) into.record("group", event.subject, "late");
+      into.record("group", event.subject, event.decision, 1, decisionTime());
+      if (event.lateBySeconds !== undefined) into.record("group", event.subject, "late", 1, decisionTime());
       return;
     case "idempotency":
-      return into.record("scope", event.subject, BEGIN_OUTCOMES[event.decision]);
+      return into.record("scope", event.subject, BEGIN_OUTCOMES[event.decision], 1, decisionTime());
   }
 }
 
