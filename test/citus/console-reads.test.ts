@@ -1,6 +1,7 @@
 import { sql } from "drizzle-orm";
 import { beforeAll, describe, expect, it } from "vitest";
 import { listScopeIds } from "@/db/queries/console-idempotency";
+import { serviceKeyCounts } from "@/db/queries/console-key-counts";
 import { begin } from "@/lib/dedup/idempotency/begin";
 import { claimMany } from "@/lib/dedup/window/claim";
 import { setGroupTtl } from "@/lib/dedup/window/set-group-ttl";
@@ -35,6 +36,17 @@ describe("console reads on Citus (multi-shard where they must be)", () => {
     ]);
     expect(groups.find((g) => g.id === "g-short")!.cleanupLagSeconds).toBeGreaterThan(60);
     expect(groups.find((g) => g.id === "g-plain")!.cleanupLagSeconds).toBe(0);
+  });
+
+  it("counts a small service's keys exactly and estimates a large one from a sample of every shard", async () => {
+    await store.db.execute(sql`insert into last_seen (service_id, message_id, hash, version, first_seen, last_changed)
+      select case when g <= 40 then 'svc-small' else 'svc-large' end, 'k-' || g, '\\x00', 1, now(), now() from generate_series(1, 6040) g`);
+    const counts = await serviceKeyCounts(store.db, ["svc-small", "svc-large", "svc-none"], 500);
+    expect(counts.slice(0, 1)).toEqual([{ serviceId: "svc-small", keys: 40, exact: true }]);
+    expect(counts[1]).toMatchObject({ serviceId: "svc-large", exact: false });
+    expect(counts[1]!.keys).toBeGreaterThan(4_500);
+    expect(counts[1]!.keys).toBeLessThan(7_500);
+    expect(counts[2]).toEqual({ serviceId: "svc-none", keys: 0, exact: true });
   });
 
   it("lists idempotency scopes that have keys or settings", async () => {
