@@ -1,4 +1,4 @@
-import { asc, count, eq, sql } from "drizzle-orm";
+import { and, asc, count, eq, ne, sql } from "drizzle-orm";
 import { authSessions, authUsers } from "../schema";
 import type { DbOrTx } from "../types";
 
@@ -35,5 +35,14 @@ export async function setUserRole(db: DbOrTx, id: string, role: string): Promise
 /** Signs a user out everywhere (after a role change or when access is withdrawn). */
 export async function deleteSessionsOf(db: DbOrTx, userId: string): Promise<number> {
   const deleted = await db.delete(authSessions).where(eq(authSessions.userId, userId)).returning({ id: authSessions.id });
+  return deleted.length;
+}
+
+/** Ends every session of a user but one (theirs, after they change their own password). */
+export async function deleteOtherSessionsOf(db: DbOrTx, userId: string, keepSessionId: string): Promise<number> {
+  const deleted = await db
+    .delete(authSessions)
+    .where(and(eq(authSessions.userId, userId), ne(authSessions.id, keepSessionId)))
+    .returning({ id: authSessions.id });
   return deleted.length;
 }

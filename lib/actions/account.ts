@@ -11,7 +11,7 @@ import { changeOwnPassword } from "@/lib/auth/users/change-own-password";
 import { runAction, type ActionResult } from "@/lib/console/action-result";
 import type { ChangePasswordInput } from "@/lib/validation/account";
 
-/** Changes the password and ends every other session; this browser gets a new session cookie. */
+/** Changes the password and ends every other session; this browser's session carries on. */
 export async function changePasswordAction(input: ChangePasswordInput): Promise<ActionResult<null>> {
   return runAction(async () => {
     await requireConsoleActor("read");

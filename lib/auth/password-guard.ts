@@ -1,5 +1,6 @@
-import { APIError, createAuthMiddleware, isAPIError } from "better-auth/api";
+import { APIError, createAuthMiddleware, getSessionFromCtx, isAPIError } from "better-auth/api";
 import { insertAudit } from "@/db/queries/audit";
+import { deleteOtherSessionsOf } from "@/db/queries/auth-users";
 import type { DbOrTx } from "@/db/types";
 import { RateLimitedError } from "@/lib/errors";
 import type { AuthEnv } from "./auth-env";
@@ -33,15 +34,23 @@ async function noteOutcome(db: DbOrTx, env: AuthEnv, ctx: Ctx, check: PasswordCh
     if (email && wrongPassword(returned, check)) await noteFailedSignIn(db, email, address, env.loginBackoff);
     return;
   }
-  // Sign-in and a password change (which replaces the session) leave the new session on the context.
+  const address = clientAddressFrom(ctx.headers ?? ctx.request?.headers);
+  if (ctx.path === CHANGE_PASSWORD) {
+    // The session that changed the password stays; every other one of the user ends.
+    const current = await getSessionFromCtx(ctx, { disableCookieCache: true, disableRefresh: true });
+    if (!current) return;
+    const user = current.user as SessionUser;
+    await db.transaction(async (tx) => {
+      const sessionsEnded = await deleteOtherSessionsOf(tx, current.user.id, current.session.id);
+      const details = { address, otherSessionsEnded: true, sessionsEnded };
+      await insertAudit(tx, { actor: user.email, actorRole: user.role ?? "viewer", action: "auth.password_change", target: `user:${user.email}`, details });
+    });
+    await noteSignedIn(db, user.email, address);
+    return;
+  }
   const user = (ctx.context.newSession?.user ?? ctx.context.session?.user) as SessionUser | undefined;
   if (!user) return;
-  const address = clientAddressFrom(ctx.headers ?? ctx.request?.headers);
-  const action = ctx.path === CHANGE_PASSWORD ? "auth.password_change" : check.account === "body" ? "auth.sign_in" : undefined;
-  if (action) {
-    const details = action === "auth.password_change" ? { address, otherSessionsEnded: true } : { address };
-    await insertAudit(db, { actor: user.email, actorRole: user.role ?? "viewer", action, target: `user:${user.email}`, details });
-  }
+  if (check.account === "body") await insertAudit(db, { actor: user.email, actorRole: user.role ?? "viewer", action: "auth.sign_in", target: `user:${user.email}`, details: { address } });
   await noteSignedIn(db, user.email, address);
 }
 
@@ -51,7 +60,7 @@ async function noteOutcome(db: DbOrTx, env: AuthEnv, ctx: Ctx, check: PasswordCh
  * checked: the per-address limit, then the account's growing delay for this address
  * (login-backoff.ts), shared by sign-in and the others. Failures and refusals become bounded
  * security events (security-events.ts). A password change always ends the user's other
- * sessions and is audited. No JSON answer carries the raw session token (hide-session-token.ts).
+ * sessions (this one is kept) and is audited. No JSON answer carries the raw session token (hide-session-token.ts).
  */
 export function passwordGuard(db: DbOrTx, env: AuthEnv) {
   const before = createAuthMiddleware(async (ctx) => {
@@ -71,7 +80,9 @@ export function passwordGuard(db: DbOrTx, env: AuthEnv) {
       await countSecurityEventInWindow(db, `${check.events}_delayed`, { address, account: email }, window);
       throw refuse(wait, `too many failed password checks for this account; try again in ${wait} s`);
     }
-    if (ctx.path === CHANGE_PASSWORD) return { context: { body: { ...(ctx.body as object), revokeOtherSessions: true } } };
+    // Better Auth's own revocation would swap this browser's session for a new one, and a page
+    // rendering meanwhile would read the old one as signed out: other sessions end in `after`.
+    if (ctx.path === CHANGE_PASSWORD) return { context: { body: { ...(ctx.body as object), revokeOtherSessions: false } } };
   });
 
   const after = createAuthMiddleware(async (ctx) => {

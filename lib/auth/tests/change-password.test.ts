@@ -67,20 +67,22 @@ describe("changing one's password", () => {
     expect(await rows(sql`select 1 from security_events where address = ${address} and kind = 'password_check_rate_limited'`)).toHaveLength(1);
   });
 
-  it("succeeds with the current password: audited, every other session ended, a new cookie for this one", async () => {
+  it("succeeds with the current password: audited, every other session ended, this one kept", async () => {
     const user = await signedInUser(store.db, "operator");
     const elsewhere = await signInAgain(user.email, user.password, "203.0.113.90");
     const newPassword = "the new password, long enough";
-    const { setCookie } = await changeOwnPassword({ db: store.db, headers: browserHeaders({ cookie: user.cookie }), input: { currentPassword: user.password, newPassword, confirmPassword: newPassword } });
-    const renewed = cookieHeaderOf(setCookie);
-    expect(renewed).toContain("weir.session_token=");
-    expect(await sessionActor(store.db, browserHeaders({ cookie: renewed }))).toMatchObject({ id: user.email });
+    const third = await signInAgain(user.email, user.password, "203.0.113.91");
+    await changeOwnPassword({ db: store.db, headers: browserHeaders({ cookie: user.cookie }), input: { currentPassword: user.password, newPassword, confirmPassword: newPassword } });
+    // The session that changed the password is the same one, still valid: a page rendering meanwhile stays signed in.
+    expect(await sessionActor(store.db, browserHeaders({ cookie: user.cookie }))).toMatchObject({ id: user.email });
     expect(await sessionActor(store.db, browserHeaders({ cookie: elsewhere }))).toBeNull();
-    expect(await sessionActor(store.db, browserHeaders({ cookie: user.cookie }))).toBeNull();
+    expect(await sessionActor(store.db, browserHeaders({ cookie: third }))).toBeNull();
+    const sessions = await rows<{ n: number }>(sql`select count(*)::int as n from auth_sessions s join auth_users u on u.id = s.user_id where u.email = ${user.email}`);
+    expect(sessions).toEqual([{ n: 1 }]);
     const [audit] = await rows<{ actor: string; actor_role: string; target: string; details: Record<string, unknown> }>(
       sql`select actor, actor_role, target, details from audit_log where action = 'auth.password_change' and actor = ${user.email}`,
     );
-    expect(audit).toMatchObject({ actor: user.email, actor_role: "operator", target: `user:${user.email}`, details: { otherSessionsEnded: true } });
+    expect(audit).toMatchObject({ actor: user.email, actor_role: "operator", target: `user:${user.email}`, details: { otherSessionsEnded: true, sessionsEnded: 2 } });
     await expect(signInAgain(user.email, newPassword)).resolves.toContain("weir.session_token=");
     await expect(signInAgain(user.email, user.password)).rejects.toThrow("wrong email or password");
   });
@@ -117,11 +119,13 @@ describe("the raw session token", () => {
     expect(JSON.parse(session).session).not.toHaveProperty("token");
     expect(session).not.toContain(raw);
 
-    const changed = await authHttp("/change-password", { cookie, body: { currentPassword: user.password, newPassword: "another long password" } });
+    // Asking Better Auth to revoke (and so mint a new session) is overridden: the cookie stays, no token anywhere.
+    const changed = await authHttp("/change-password", { cookie, body: { currentPassword: user.password, newPassword: "another long password", revokeOtherSessions: true } });
     expect(changed.status).toBe(200);
-    const renewed = decodeURIComponent(/weir\.session_token=([^;]+)/.exec(cookieHeaderOf(changed.headers.getSetCookie()))![1]!).split(".")[0]!;
+    expect(changed.headers.getSetCookie().join()).not.toContain("weir.session_token=");
     const body = await changed.text();
     expect(JSON.parse(body)).not.toHaveProperty("token");
-    expect(body).not.toContain(renewed);
+    expect(body).not.toContain(raw);
+    expect(await sessionActor(store.db, browserHeaders({ cookie }))).toMatchObject({ id: user.email });
   });
 });

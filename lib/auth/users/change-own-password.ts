@@ -9,18 +9,16 @@ import { rateLimitedFrom } from "../retry-after";
  * The signed-in user changes their own password, through Better Auth's change-password:
  * its hooks (password-guard.ts) apply the per-address limit and the account's back-off,
  * record failures, end the user's other sessions and audit the change. The session in
- * `headers` is replaced by a new one, whose cookie comes back for callers outside Next.
+ * `headers` stays valid, so the page that asked renders signed in.
  */
-export async function changeOwnPassword({ db, headers, input }: { db: DbOrTx; headers: Headers; input: ChangePasswordInput }): Promise<{ setCookie: string[] }> {
+export async function changeOwnPassword({ db, headers, input }: { db: DbOrTx; headers: Headers; input: ChangePasswordInput }): Promise<void> {
   const parsed = changePasswordSchema.parse(input);
   const auth = await getAuth(db);
   try {
-    const result = await auth.api.changePassword({
-      body: { currentPassword: parsed.currentPassword, newPassword: parsed.newPassword, revokeOtherSessions: true },
+    await auth.api.changePassword({
+      body: { currentPassword: parsed.currentPassword, newPassword: parsed.newPassword, revokeOtherSessions: false },
       headers,
-      returnHeaders: true,
     });
-    return { setCookie: result.headers.getSetCookie() };
   } catch (err) {
     if (!isAPIError(err)) throw err;
     if (err.statusCode === 429) throw rateLimitedFrom(err);
