@@ -44,6 +44,9 @@ const SWEEP = quick ? [0.1, 0.5, 0.75, 1, 1.5] : [0.1, 0.25, 0.5, 0.75, 0.9, 1, 
 /** weir's default in-flight limit (fixed); the adaptive one runs between ADAPTIVE_FLOOR and it. */
 const FIXED_LIMIT = "512";
 const ADAPTIVE_FLOOR = "64";
+// Every request here carries one token: its share of the limit is the whole limit, or past a
+// quarter of it (128 in flight) the bench would measure the per-credential 429, not latency.
+const ONE_TOKEN = { WEIR_MAX_IN_FLIGHT_PER_CREDENTIAL: FIXED_LIMIT };
 const SOCKETS = 64;
 // The overload sweep stands for many producers: with 64 sockets the excess would queue in the
 // generator's own agent, never reach weir, and no server could shed it.
@@ -71,7 +74,7 @@ async function main(): Promise<void> {
   const db = await createBenchDatabase("latency_open_loop");
   try {
     const { services, token, adminToken } = await prepareOpenLoopStore(db, SERVICES, KEYS_PER_SERVICE);
-    const weir = await serveWeir(db.url, { apiOnly: hasFlag("api-only"), env: envFlags() });
+    const weir = await serveWeir(db.url, { apiOnly: hasFlag("api-only"), env: { ...ONE_TOKEN, ...envFlags() } });
     const noop = await serve("bench/lib/open-loop-noop-server.ts", {}, { readyPath: "/", label: "no-op server" });
     const bare = await serve("bench/baselines/bare-check-server.ts", { DATABASE_URL: db.url }, { label: "bare server" });
     try {
@@ -140,7 +143,7 @@ async function main(): Promise<void> {
       // far past it (2.5x) only measured the generator starving weir of CPU.
       const capacity = Math.max(closed.achieved, warmUp.achieved);
       rows.push({ metric: `capacity the sweep is scaled to: the better closed loop at ${CLOSED} connections`, unit: "checks/s", ours: capacity, target: "info" });
-      const adaptiveWeir = await serveWeir(db.url, { apiOnly: hasFlag("api-only"), env: { WEIR_MIN_IN_FLIGHT: ADAPTIVE_FLOOR, ...envFlags() } });
+      const adaptiveWeir = await serveWeir(db.url, { apiOnly: hasFlag("api-only"), env: { ...ONE_TOKEN, WEIR_MIN_IN_FLIGHT: ADAPTIVE_FLOOR, ...envFlags() } });
       let adaptive: SweepPoint[];
       let fixed: SweepPoint[];
       try {
