@@ -11,6 +11,7 @@ export type ErrorCode =
   | "payload_too_large"
   | "body_timeout"
   | "unauthorized"
+  | "token_expired"
   | "forbidden"
   | "reauth_required"
   | "not_found"
@@ -67,8 +68,15 @@ export class UnprocessableError extends WeirError {
 }
 
 export class UnauthorizedError extends WeirError {
-  constructor(message = "authentication required") {
-    super(401, "unauthorized", message);
+  constructor(message = "authentication required", code: ErrorCode = "unauthorized", details?: Record<string, unknown>) {
+    super(401, code, message, undefined, details);
+  }
+}
+
+/** A real token past its expiry: told apart from an unknown one, so whoever holds it knows to get a new one. */
+export class TokenExpiredError extends UnauthorizedError {
+  constructor(expiredAt: Date) {
+    super(`token expired at ${expiredAt.toISOString()}; ask an admin for a new one`, "token_expired", { reason: "token expired", expiredAt: expiredAt.toISOString() });
   }
 }
 

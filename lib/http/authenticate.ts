@@ -4,9 +4,9 @@ import type { Actor } from "@/lib/auth/actor";
 import { authEnv, sessionCookieName } from "@/lib/auth/auth-env";
 import { UNSAFE_METHODS, originProblem } from "@/lib/auth/origin";
 import { sessionActor } from "@/lib/auth/session-actor";
-import { actorForToken } from "@/lib/auth/tokens/token-cache";
+import { resolveToken } from "@/lib/auth/tokens/token-cache";
 import { bearerTokenOf } from "@/lib/auth/tokens/token-secret";
-import { ForbiddenError, UnauthorizedError } from "@/lib/errors";
+import { ForbiddenError, TokenExpiredError, UnauthorizedError } from "@/lib/errors";
 
 function headersOf(req: IncomingMessage): Headers {
   const headers = new Headers();
@@ -27,9 +27,10 @@ export async function authenticate(req: IncomingMessage, getStore: () => Promise
   if (authorization !== undefined) {
     const token = bearerTokenOf(authorization);
     if (!token) throw new UnauthorizedError("the Authorization header must be \"Bearer weir_...\"");
-    const actor = await actorForToken((await getStore()).db, token);
-    if (!actor) throw new UnauthorizedError("the API token is unknown, revoked or expired");
-    return actor;
+    const resolved = await resolveToken((await getStore()).db, token);
+    if (!resolved) throw new UnauthorizedError("the API token is unknown or revoked");
+    if ("expiredAt" in resolved) throw new TokenExpiredError(resolved.expiredAt);
+    return resolved.actor;
   }
   const env = authEnv();
   if (req.headers.cookie?.includes(sessionCookieName(env))) {

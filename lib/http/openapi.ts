@@ -26,7 +26,7 @@ export function buildOpenApi(docs: ApiDoc[], version: string) {
           ? { description: schema }
           : { description: schema.description ?? `HTTP ${status}`, content: { "application/json": { schema: schemaOf(schema, "output") } } };
     }
-    responses["401"] ??= { description: "No API token, or an unknown, revoked or expired one" };
+    responses["401"] ??= { description: "No API token, or an unknown, revoked or expired one (an expired one: code token_expired, reason \"token expired\", expiredAt)" };
     responses["403"] ??= { description: "The token's role or scope does not cover this call" };
     responses["503"] ??= { description: "The store is unreachable; no decision was made. Retry after the Retry-After header." };
     const parameters = pathParameters(doc.path);

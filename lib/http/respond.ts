@@ -42,7 +42,8 @@ function knownErrorResult(err: unknown): HttpResult | undefined {
     return { status: 400, body: errorBody(err.code, err.message, err.path) };
   }
   if (err instanceof UnauthorizedError) {
-    return { status: 401, body: errorBody(err.code, err.message), headers: { "www-authenticate": 'Bearer realm="weir"' } };
+    const body = errorBody(err.code, err.message);
+    return { status: 401, body: err.details ? { error: { ...body.error, ...err.details } } : body, headers: { "www-authenticate": 'Bearer realm="weir"' } };
   }
   if (err instanceof RateLimitedError) {
     return { status: 429, body: errorBody(err.code, err.message), headers: { "retry-after": String(err.retryAfterSeconds) } };

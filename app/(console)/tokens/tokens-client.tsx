@@ -3,7 +3,9 @@
 import { useRouter } from "next/navigation";
 import { useState, useTransition } from "react";
 import { createToken, revokeToken } from "@/lib/actions/tokens";
+import type { ConsoleToken } from "@/lib/auth/tokens/list-tokens";
 import type { TokenBody } from "@/lib/auth/tokens/token-actor";
+import { Badge } from "@/components/ui/badge";
 import { CopyButton } from "@/components/ui/copy-button";
 import { ReasonedAction } from "@/components/ui/reasoned-action";
 import { RelativeTime } from "@/components/ui/relative-time";
@@ -12,6 +14,18 @@ import type { ActionFailure } from "@/lib/console/action-result";
 const splitIds = (text: string) => text.split(/[\s,]+/).map((s) => s.trim()).filter(Boolean);
 /** An optional whole number from the form: left empty, the token takes the default. */
 const optionalCount = (value: FormDataEntryValue | null) => (String(value ?? "").trim() === "" ? undefined : Number(value));
+const EXPIRY_DAYS = [30, 90, 365] as const;
+
+/** When a token stops working: never, a date to come, or expired (marked). */
+function Expiry({ token }: { token: ConsoleToken }) {
+  if (!token.expiresAt) return <>never</>;
+  if (!token.expired) return <RelativeTime value={token.expiresAt} />;
+  return (
+    <>
+      <Badge tone="expired" /> <RelativeTime value={token.expiresAt} />
+    </>
+  );
+}
 
 /** A token's own limits per node, or the defaults it falls under. */
 function Limits({ token }: { token: TokenBody }) {
@@ -52,6 +66,7 @@ function CreateTokenForm({ onCreated }: { onCreated: (token: string) => void }) 
         idempotencyScopes: splitIds(String(form.get("idempotencyScopes") ?? "")),
         maxInFlight: optionalCount(form.get("maxInFlight")),
         requestsPerSecond: optionalCount(form.get("requestsPerSecond")),
+        expiresInDays: optionalCount(form.get("expiresInDays")),
         reason: String(form.get("reason") ?? "") || undefined,
       });
       setFailure(result.ok ? null : result);
@@ -94,6 +109,18 @@ function CreateTokenForm({ onCreated }: { onCreated: (token: string) => void }) 
         <span>Requests per second per node</span>
         <input name="requestsPerSecond" type="number" min={1} max={1000000} step={1} inputMode="numeric" placeholder="default: unlimited" />
         <FieldError failure={failure} field="requestsPerSecond" />
+      </label>
+      <label className="field">
+        <span>Expires</span>
+        <select name="expiresInDays" defaultValue="">
+          <option value="">never</option>
+          {EXPIRY_DAYS.map((days) => (
+            <option key={days} value={days}>
+              in {days} days
+            </option>
+          ))}
+        </select>
+        <FieldError failure={failure} field="expiresInDays" />
       </label>
       <label className="field">
         <span>Reason</span>
@@ -152,7 +179,7 @@ function RevokeToken({ token, onDone }: { token: TokenBody; onDone(message: stri
   );
 }
 
-export function TokensClient({ tokens, canManage }: { tokens: TokenBody[]; canManage: boolean }) {
+export function TokensClient({ tokens, canManage }: { tokens: ConsoleToken[]; canManage: boolean }) {
   const router = useRouter();
   const [created, setCreated] = useState<string | null>(null);
   const [notice, setNotice] = useState<string | null>(null);
@@ -194,12 +221,13 @@ export function TokensClient({ tokens, canManage }: { tokens: TokenBody[]; canMa
               <th>Limits</th>
               <th>Created</th>
               <th>Last used</th>
+              <th>Expires</th>
               <th>Status</th>
             </tr>
           </thead>
           <tbody>
             {tokens.map((t) => (
-              <tr key={t.id}>
+              <tr key={t.id} data-token-id={t.id}>
                 <td>
                   {t.name} <code>{t.prefix}…</code>
                 </td>
@@ -218,6 +246,9 @@ export function TokensClient({ tokens, canManage }: { tokens: TokenBody[]; canMa
                   <RelativeTime value={t.createdAt} /> by {t.createdBy}
                 </td>
                 <td>{t.lastUsedAt ? <RelativeTime value={t.lastUsedAt} /> : "never"}</td>
+                <td data-testid="token-expiry">
+                  <Expiry token={t} />
+                </td>
                 <td>
                   {t.revokedAt ? (
                     <>

@@ -16,7 +16,11 @@ export async function listApiTokensVerb({ db, actor, includeRevoked = false }: {
   return filterAuthorized(actor, "read", rows, (row) => ({ scopes: row })).map(tokenBody);
 }
 
-/** The console's token list (revoked ones included, so people can see what was withdrawn and when). */
-export async function loadConsoleTokens(actor: Actor): Promise<TokenBody[]> {
-  return listApiTokensVerb({ db: await getDb(), actor, includeRevoked: true });
+export type ConsoleToken = TokenBody & { expired: boolean };
+
+/** The console's token list (revoked and expired ones included, so people can see what was withdrawn and when). */
+export async function loadConsoleTokens(actor: Actor): Promise<ConsoleToken[]> {
+  const now = Date.now();
+  const tokens = await listApiTokensVerb({ db: await getDb(), actor, includeRevoked: true });
+  return tokens.map((token) => ({ ...token, expired: token.expiresAt !== null && Date.parse(token.expiresAt) <= now }));
 }

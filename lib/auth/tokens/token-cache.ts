@@ -73,16 +73,23 @@ function tokenHashOf(token: string): string {
   return hash;
 }
 
-/** The actor of a live token, or null for an unknown, revoked or expired one. */
-export async function actorForToken(db: DbOrTx, token: string): Promise<Actor | null> {
+/** The actor of a live token; when it expired, for an expired one; null for an unknown or revoked one. */
+export async function resolveToken(db: DbOrTx, token: string): Promise<{ actor: Actor } | { expiredAt: Date } | null> {
   const hash = tokenHashOf(token);
   const now = Date.now();
   const cached = state.entries.get(hash);
   const entry = cached && cached.until > now ? cached : lookup(db, hash, now, cached);
   const found = await entry.resolved;
-  if (!found || (found.expiresAt !== null && found.expiresAt <= now)) return null;
+  if (!found) return null;
+  if (found.expiresAt !== null && found.expiresAt <= now) return { expiredAt: new Date(found.expiresAt) };
   noteUse(db, found.tokenId, now);
-  return found.actor;
+  return { actor: found.actor };
+}
+
+/** The actor of a live token, or null for an unknown, revoked or expired one. */
+export async function actorForToken(db: DbOrTx, token: string): Promise<Actor | null> {
+  const resolved = await resolveToken(db, token);
+  return resolved && "actor" in resolved ? resolved.actor : null;
 }
 
 /**
