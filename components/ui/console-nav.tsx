@@ -13,6 +13,7 @@ const LINKS = [
   { href: "/groups", label: "Consumer groups" },
   { href: "/idempotency", label: "Idempotency keys" },
   { href: "/audit", label: "Audit log" },
+  { href: "/users", label: "Users" },
 ];
 
 const isActive = (pathname: string, href: string) => (href === "/" ? pathname === "/" : pathname.startsWith(href));

@@ -1,5 +1,5 @@
-import { and, asc, count, eq, ne, sql } from "drizzle-orm";
-import { authSessions, authUsers } from "../schema";
+import { and, asc, count, eq, getTableColumns, isNotNull, ne, sql } from "drizzle-orm";
+import { authAccounts, authSessions, authUsers } from "../schema";
 import type { DbOrTx } from "../types";
 
 export type AuthUserRow = typeof authUsers.$inferSelect;
@@ -14,8 +14,38 @@ export async function findUser(db: DbOrTx, id: string): Promise<AuthUserRow | un
   return row;
 }
 
-export async function listUsers(db: DbOrTx): Promise<AuthUserRow[]> {
-  return db.select().from(authUsers).orderBy(asc(authUsers.email)).limit(1000);
+/** A user can sign in while their password credential holds a hash; disabling clears it. */
+// Qualified by hand: inside sql`` drizzle may render a column of the outer table unqualified, and "id" would be the account's.
+const canSignIn = sql<boolean>`exists (select 1 from auth_accounts a where a.user_id = auth_users.id and a.provider_id = 'credential' and a.password is not null)`;
+
+export async function listUsers(db: DbOrTx): Promise<(AuthUserRow & { disabled: boolean })[]> {
+  const rows = await db
+    .select({ ...getTableColumns(authUsers), canSignIn })
+    .from(authUsers)
+    .orderBy(asc(authUsers.email))
+    .limit(1000);
+  return rows.map(({ canSignIn: enabled, ...row }) => ({ ...row, disabled: !enabled }));
+}
+
+export async function isUserDisabled(db: DbOrTx, id: string): Promise<boolean> {
+  const [row] = await db.select({ canSignIn }).from(authUsers).where(eq(authUsers.id, id));
+  return row ? !row.canSignIn : false;
+}
+
+/** Admins who can still sign in: the last of them may be neither demoted nor disabled. */
+export async function countEnabledAdmins(db: DbOrTx): Promise<number> {
+  const [row] = await db.select({ n: count() }).from(authUsers).where(and(eq(authUsers.role, "admin"), canSignIn));
+  return Number(row?.n ?? 0);
+}
+
+/** Clears a user's password hash: sign-in then refuses them as it refuses a wrong password. Returns whether one was set. */
+export async function clearPassword(db: DbOrTx, userId: string): Promise<boolean> {
+  const cleared = await db
+    .update(authAccounts)
+    .set({ password: null, updatedAt: sql`now()` })
+    .where(and(eq(authAccounts.userId, userId), eq(authAccounts.providerId, "credential"), isNotNull(authAccounts.password)))
+    .returning({ id: authAccounts.id });
+  return cleared.length > 0;
 }
 
 export async function countAdmins(db: DbOrTx): Promise<number> {

@@ -62,7 +62,7 @@ export const createdTokenSchema = z.object({
 export const createUserSchema = z.object({
   email: z.email().max(320).transform((e) => e.toLowerCase()),
   name: textSchema(200, { min: 1, trim: true }).optional(),
-  password: z.string().min(12, "at least 12 characters").max(256),
+  password: z.string().min(12, "at least 12 characters").max(256).optional().describe("Left out: a strong one is generated and returned once"),
   role: z.enum(["viewer", "operator", "admin"]).default("viewer"),
 });
 export type CreateUserInput = z.input<typeof createUserSchema>;
@@ -71,3 +71,14 @@ export const setUserRoleSchema = z.object({
   role: z.enum(["viewer", "operator", "admin"]),
   reason: optionalReasonSchema,
 });
+
+/** Disabling a user ends their sessions and clears their password; a password reset enables them again. */
+export const disableUserSchema = z.object({ reason: reasonSchema });
+export type DisableUserInput = z.input<typeof disableUserSchema>;
+
+/** A reset without a password generates one, shown once. */
+export const resetPasswordSchema = z.object({
+  password: z.string().min(12, "at least 12 characters").max(256).optional(),
+  reason: reasonSchema,
+});
+export type ResetPasswordInput = z.input<typeof resetPasswordSchema>;

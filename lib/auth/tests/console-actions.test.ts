@@ -29,6 +29,10 @@ const EXPECTED: Record<string, Expectation> = {
   "services.saveServiceSettingsAction": { role: "admin", destructive: true },
   "tokens.createToken": { role: "admin", destructive: true },
   "tokens.revokeToken": { role: "admin", destructive: true },
+  "users.createUserAction": { role: "admin", destructive: true },
+  "users.changeUserRoleAction": { role: "admin", destructive: true },
+  "users.disableUserAction": { role: "admin", destructive: true },
+  "users.resetUserPasswordAction": { role: "admin", destructive: true },
 };
 
 const RANK = { viewer: 1, operator: 2, admin: 3 } as const;

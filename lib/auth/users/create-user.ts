@@ -1,4 +1,4 @@
-import { randomUUID } from "node:crypto";
+import { randomBytes, randomUUID } from "node:crypto";
 import { hashPassword } from "better-auth/crypto";
 import { auditBy } from "@/db/queries/audit";
 import { findUserByEmail } from "@/db/queries/auth-users";
@@ -15,18 +15,22 @@ export interface CreatedUser {
   email: string;
   name: string;
   role: ConsoleRole;
+  /** The generated password, when none was given: shown once. */
+  password?: string;
 }
 
 /**
  * Creates a console user with a password credential (scrypt, through Better
  * Auth's hasher, so Better Auth verifies it at sign-in). Audited in the same
  * transaction. Admins only; the CLI and first-start bootstrap act as system.
+ * Without a password, a strong one is generated and returned once.
  */
 export async function createUser({ db, actor, input }: { db: DbOrTx; actor: Actor; input: CreateUserInput }): Promise<CreatedUser> {
   authorize(actor, "admin", "unscoped");
   await guardDestructive(actor, db);
   const parsed = createUserSchema.parse(input);
-  const passwordHash = await hashPassword(parsed.password);
+  const password = parsed.password ?? randomBytes(18).toString("base64url");
+  const passwordHash = await hashPassword(password);
   const id = randomUUID();
   const name = parsed.name ?? parsed.email.split("@")[0]!;
   await db.transaction(async (tx) => {
@@ -40,5 +44,5 @@ export async function createUser({ db, actor, input }: { db: DbOrTx; actor: Acto
       details: { role: parsed.role },
     });
   });
-  return { id, email: parsed.email, name, role: parsed.role };
+  return { id, email: parsed.email, name, role: parsed.role, ...(parsed.password === undefined ? { password } : {}) };
 }

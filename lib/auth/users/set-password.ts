@@ -1,26 +1,55 @@
+import { randomBytes } from "node:crypto";
 import { hashPassword } from "better-auth/crypto";
 import { and, eq, sql } from "drizzle-orm";
 import { auditBy } from "@/db/queries/audit";
-import { deleteSessionsOf, findUserByEmail } from "@/db/queries/auth-users";
+import { deleteSessionsOf, findUser, findUserByEmail } from "@/db/queries/auth-users";
 import { authAccounts } from "@/db/schema";
 import type { DbOrTx } from "@/db/types";
-import { NotFoundError, ValidationError } from "@/lib/errors";
+import { ConflictError, NotFoundError, ValidationError } from "@/lib/errors";
+import { resetPasswordSchema, type ResetPasswordInput } from "@/lib/validation/tokens";
 import type { Actor } from "../actor";
 import { authorize } from "../authorize";
+import { guardDestructive } from "../recent-sign-in";
 
-/** Replaces a user's password and signs them out everywhere (CLI recovery and the demo's per-boot password). */
-export async function setUserPassword({ db, actor, email, password }: { db: DbOrTx; actor: Actor; email: string; password: string }): Promise<void> {
+/** Who: by email (the CLI, first start) or by id (the API and console). */
+type UserRef = { email: string; userId?: undefined } | { userId: string; email?: undefined };
+
+/**
+ * Replaces a user's password and signs them out everywhere; a disabled user can sign in again.
+ * Without a password, a strong one is generated and returned, to be shown once.
+ * (CLI recovery, the demo's per-boot password, and an admin's reset from the console or API.)
+ */
+export async function setUserPassword({ db, actor, ...change }: { db: DbOrTx; actor: Actor; password?: string; reason?: string } & UserRef) {
   authorize(actor, "admin", "unscoped");
-  if (password.length < 12 || password.length > 256) throw new ValidationError("password: 12 to 256 characters", "password");
-  const passwordHash = await hashPassword(password);
-  await db.transaction(async (tx) => {
-    const user = await findUserByEmail(tx, email);
-    if (!user) throw new NotFoundError(`no user with email ${email}`, "email");
-    await tx
+  await guardDestructive(actor, db);
+  return replacePassword(db, actor, change);
+}
+
+async function replacePassword(db: DbOrTx, actor: Actor, { password, reason, ...ref }: { password?: string; reason?: string } & UserRef) {
+  const generated = password === undefined;
+  const newPassword = password ?? randomBytes(18).toString("base64url");
+  if (newPassword.length < 12 || newPassword.length > 256) throw new ValidationError("password: 12 to 256 characters", "password");
+  const passwordHash = await hashPassword(newPassword);
+  return db.transaction(async (tx) => {
+    const user = ref.email !== undefined ? await findUserByEmail(tx, ref.email) : await findUser(tx, ref.userId);
+    if (!user) throw ref.email !== undefined ? new NotFoundError(`no user with email ${ref.email}`, "email") : new NotFoundError(`user ${ref.userId} does not exist`, "id");
+    if (user.email === actor.id) throw new ConflictError("change your own password on the Account page (it keeps your session)");
+    const updated = await tx
       .update(authAccounts)
       .set({ password: passwordHash, updatedAt: sql`now()` })
-      .where(and(eq(authAccounts.userId, user.id), eq(authAccounts.providerId, "credential")));
-    await deleteSessionsOf(tx, user.id);
-    await auditBy(tx, actor, { action: "user.password_reset", target: `user:${user.email}`, affected: 1 });
+      .where(and(eq(authAccounts.userId, user.id), eq(authAccounts.providerId, "credential")))
+      .returning({ id: authAccounts.id });
+    if (updated.length === 0) throw new NotFoundError(`user ${user.email} has no password credential`, "id");
+    const sessionsEnded = await deleteSessionsOf(tx, user.id);
+    await auditBy(tx, actor, { action: "user.password_reset", target: `user:${user.email}`, affected: 1, reason: reason ?? null, details: { sessionsEnded, generated } });
+    return { id: user.id, email: user.email, password: generated ? newPassword : undefined };
   });
+}
+
+/** An admin's reset from the API or the console: by id, with a reason; the password is generated unless given. */
+export async function resetUserPassword({ db, actor, userId, input }: { db: DbOrTx; actor: Actor; userId: string; input: ResetPasswordInput }) {
+  authorize(actor, "admin", "unscoped");
+  await guardDestructive(actor, db);
+  const { password, reason } = resetPasswordSchema.parse(input);
+  return replacePassword(db, actor, { userId, password, reason });
 }

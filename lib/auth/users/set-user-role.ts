@@ -1,5 +1,5 @@
 import { auditBy } from "@/db/queries/audit";
-import { countAdmins, deleteSessionsOf, findUser, setUserRole } from "@/db/queries/auth-users";
+import { countEnabledAdmins, deleteSessionsOf, findUser, setUserRole } from "@/db/queries/auth-users";
 import type { DbOrTx } from "@/db/types";
 import { ConflictError, NotFoundError } from "@/lib/errors";
 import { setUserRoleSchema } from "@/lib/validation/tokens";
@@ -19,7 +19,7 @@ export async function changeUserRole({ db, actor, userId, input }: { db: DbOrTx;
   return db.transaction(async (tx) => {
     const before = await findUser(tx, userId);
     if (!before) throw new NotFoundError(`user ${userId} does not exist`, "id");
-    if (before.role === "admin" && parsed.role !== "admin" && (await countAdmins(tx)) <= 1) {
+    if (before.role === "admin" && parsed.role !== "admin" && (await countEnabledAdmins(tx)) <= 1) {
       throw new ConflictError("the last admin cannot be demoted; make someone else admin first");
     }
     const after = (await setUserRole(tx, userId, parsed.role))!;

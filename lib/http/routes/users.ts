@@ -1,9 +1,11 @@
 import { z } from "zod";
 import { changeUserRole } from "@/lib/auth/users/set-user-role";
 import { createUser } from "@/lib/auth/users/create-user";
+import { disableUser } from "@/lib/auth/users/disable-user";
 import { listUsersVerb } from "@/lib/auth/users/list-users";
+import { resetUserPassword } from "@/lib/auth/users/set-password";
 import { errorSchema } from "@/lib/validation/common";
-import { createUserSchema, setUserRoleSchema } from "@/lib/validation/tokens";
+import { createUserSchema, disableUserSchema, resetPasswordSchema, setUserRoleSchema } from "@/lib/validation/tokens";
 import { everyId } from "../access";
 import { ok, type Route } from "../types";
 
@@ -18,7 +20,7 @@ export const userRoutes: Route[] = [
     doc: {
       summary: "List console users and their roles. Admin only",
       tags: ["access"],
-      responses: { 200: z.object({ users: z.array(userSchema.extend({ createdAt: z.string() })) }), 401: errorSchema, 403: errorSchema },
+      responses: { 200: z.object({ users: z.array(userSchema.extend({ disabled: z.boolean(), createdAt: z.string() })) }), 401: errorSchema, 403: errorSchema },
     },
     handler: async (ctx) => ok({ users: await listUsersVerb({ db: (await ctx.store()).db, actor: ctx.actor }) }),
   },
@@ -30,7 +32,7 @@ export const userRoutes: Route[] = [
       summary: "Create a console user with a password (scrypt-hashed). Admin only, audited",
       tags: ["access"],
       request: createUserSchema,
-      responses: { 201: userSchema, 400: errorSchema, 401: errorSchema, 403: errorSchema, 409: errorSchema },
+      responses: { 201: userSchema.extend({ password: z.string().optional().describe("The generated password, when none was sent; shown once") }), 400: errorSchema, 401: errorSchema, 403: errorSchema, 409: errorSchema },
     },
     handler: async (ctx) => {
       const input = await ctx.json(createUserSchema);
@@ -50,6 +52,36 @@ export const userRoutes: Route[] = [
     handler: async (ctx) => {
       const input = await ctx.json(setUserRoleSchema);
       return ok(await changeUserRole({ db: (await ctx.store()).db, actor: ctx.actor, userId: ctx.params[0]!, input }));
+    },
+  },
+  {
+    method: "POST",
+    path: "/api/v1/users/:id/disable",
+    access: everyId("admin"),
+    doc: {
+      summary: "Disable a user: their password is cleared and every session ends; a password reset enables them again. Not oneself, not the last admin. Admin only, audited",
+      tags: ["access"],
+      request: disableUserSchema,
+      responses: { 200: userSchema.extend({ disabled: z.boolean() }), 400: errorSchema, 401: errorSchema, 403: errorSchema, 404: errorSchema, 409: errorSchema },
+    },
+    handler: async (ctx) => {
+      const input = await ctx.json(disableUserSchema);
+      return ok(await disableUser({ db: (await ctx.store()).db, actor: ctx.actor, userId: ctx.params[0]!, input }));
+    },
+  },
+  {
+    method: "POST",
+    path: "/api/v1/users/:id/password",
+    access: everyId("admin"),
+    doc: {
+      summary: "Reset a user's password (generated and returned once when none is given) and end their sessions; enables a disabled user. Admin only, audited",
+      tags: ["access"],
+      request: resetPasswordSchema,
+      responses: { 200: z.object({ id: z.string(), email: z.string(), password: z.string().optional().describe("The generated password; shown once") }), 400: errorSchema, 401: errorSchema, 403: errorSchema, 404: errorSchema, 409: errorSchema },
+    },
+    handler: async (ctx) => {
+      const input = await ctx.json(resetPasswordSchema);
+      return ok(await resetUserPassword({ db: (await ctx.store()).db, actor: ctx.actor, userId: ctx.params[0]!, input }));
     },
   },
 ];

@@ -1,0 +1,32 @@
+import { auditBy } from "@/db/queries/audit";
+import { clearPassword, countEnabledAdmins, deleteSessionsOf, findUser, isUserDisabled } from "@/db/queries/auth-users";
+import type { DbOrTx } from "@/db/types";
+import { ConflictError, NotFoundError } from "@/lib/errors";
+import { disableUserSchema, type DisableUserInput } from "@/lib/validation/tokens";
+import type { Actor } from "../actor";
+import { authorize } from "../authorize";
+import { guardDestructive } from "../recent-sign-in";
+
+/**
+ * Withdraws a user's console access: their password hash is cleared (sign-in refuses them as
+ * it refuses a wrong password) and every session ends. Resetting their password enables them
+ * again. Nobody disables themselves, and the last admin who can sign in stays.
+ */
+export async function disableUser({ db, actor, userId, input }: { db: DbOrTx; actor: Actor; userId: string; input: DisableUserInput }) {
+  authorize(actor, "admin", "unscoped");
+  await guardDestructive(actor, db);
+  const { reason } = disableUserSchema.parse(input);
+  return db.transaction(async (tx) => {
+    const user = await findUser(tx, userId);
+    if (!user) throw new NotFoundError(`user ${userId} does not exist`, "id");
+    if (user.email === actor.id) throw new ConflictError("you cannot disable your own account; another admin can");
+    const wasDisabled = await isUserDisabled(tx, userId);
+    if (!wasDisabled && user.role === "admin" && (await countEnabledAdmins(tx)) <= 1) {
+      throw new ConflictError("the last admin who can sign in cannot be disabled; make someone else admin first");
+    }
+    await clearPassword(tx, userId);
+    const sessionsEnded = await deleteSessionsOf(tx, userId);
+    await auditBy(tx, actor, { action: "user.disable", target: `user:${user.email}`, affected: 1, reason, details: { sessionsEnded, wasDisabled } });
+    return { id: user.id, email: user.email, name: user.name, role: user.role, disabled: true };
+  });
+}
