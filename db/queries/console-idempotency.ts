@@ -103,3 +103,39 @@ export async function findIdempotencyKey(db: DbOrTx, scope: string, key: string)
   const row = result[0];
   return row && toRow(row);
 }
+
+// Stuck: in progress (not a released tombstone, not expired) and its lock has run out, so its caller died.
+const STUCK = sql`status = 'in_progress' and locked_until > created_at and locked_until <= now() and expires_at > now()`;
+
+export interface StuckKeyRow {
+  key: string;
+  attempt: number;
+  createdAt: Date;
+  lockedUntil: Date;
+}
+
+/** A scope's stuck keys: how many, and the oldest `sampleSize` of them. */
+export async function findStuckKeys(db: DbOrTx, scope: string, sampleSize: number): Promise<{ count: number; sample: StuckKeyRow[] }> {
+  const [counted, sample] = await Promise.all([
+    queryRows<{ n: number }>(db, sql`select count(*)::int as n from idempotency_keys where scope = ${scope} and ${STUCK}`),
+    queryRows<Record<string, unknown>>(db, sql`
+      select key, attempt, created_at, locked_until from idempotency_keys
+      where scope = ${scope} and ${STUCK} order by locked_until, key limit ${sampleSize}`),
+  ]);
+  return {
+    count: Number(counted[0]?.n ?? 0),
+    sample: sample.map((row) => ({ key: String(row.key), attempt: Number(row.attempt), createdAt: new Date(row.created_at as string), lockedUntil: new Date(row.locked_until as string) })),
+  };
+}
+
+/**
+ * Releases every stuck key of a scope as `release` does one (the key becomes a tombstone, its
+ * attempt kept, so a retry starts the next attempt); a key taken over meanwhile is no longer stuck.
+ */
+export async function releaseStuckKeys(db: DbOrTx, scope: string): Promise<{ key: string; attempt: number; waiters: boolean }[]> {
+  const rows = await queryRows<Record<string, unknown>>(db, sql`
+    update idempotency_keys set locked_until = created_at
+    where scope = ${scope} and ${STUCK}
+    returning key, attempt, waiters`);
+  return rows.map((row) => ({ key: String(row.key), attempt: Number(row.attempt), waiters: row.waiters === true }));
+}

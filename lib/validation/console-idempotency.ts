@@ -22,3 +22,11 @@ export const releaseKeySchema = z.object({
   reason: reasonSchema,
 });
 export type ReleaseKeyInput = z.input<typeof releaseKeySchema>;
+
+/** Releasing every stuck key of a scope: the scope id, typed, confirms more than CONFIRM_THRESHOLD keys. */
+export const releaseStuckSchema = z.object({
+  scope: scopeIdSchema,
+  reason: reasonSchema,
+  confirmation: z.string().max(200).optional(),
+});
+export type ReleaseStuckInput = z.input<typeof releaseStuckSchema>;

@@ -20,6 +20,7 @@ import { loadIdempotencyBrowse, loadReleaseNotice, RELEASE_ACTION, releaseTarget
 import { withStore } from "@/lib/console/store";
 import { param, type SearchParams } from "@/lib/validation/console-common";
 import { KEY_STATES } from "@/lib/validation/console-idempotency";
+import { ReleaseStuck } from "./_components/release-stuck";
 
 export const dynamic = "force-dynamic";
 export const metadata: Metadata = { title: "Idempotency keys" };
@@ -149,6 +150,7 @@ export default async function IdempotencyPage({ searchParams }: { searchParams: 
             prevHref={prevCursor ? hrefWith("/idempotency", { scope, status, before: prevCursor }) : null}
             nextHref={nextCursor ? hrefWith("/idempotency", { scope, status, after: nextCursor }) : null}
           />
+          {scope && known && can(actor, "operate", { kind: "idempotencyScopes", id: scope }) ? <ReleaseStuck scope={scope} /> : null}
           {journal?.ok && scope ? (
             <JournalLevelForm kind="scope" subject={scope} level={journal.data.level} enabled={journal.data.enabled} editable={can(actor, "operate", { kind: "idempotencyScopes", id: scope })} />
           ) : null}

@@ -21,6 +21,8 @@ const EXPECTED: Record<string, Expectation> = {
   "groups.previewTtlAction": { role: "operator" },
   "groups.changeTtlAction": { role: "operator", destructive: true },
   "idempotency.releaseKeyAction": { role: "operator" },
+  "idempotency.previewStuckAction": { role: "operator" },
+  "idempotency.releaseStuckAction": { role: "operator", destructive: true },
   "journal.setJournalLevelAction": { role: "operator" },
   "reset.previewResetAction": { role: "operator" },
   "reset.startResetAction": { role: "operator", destructive: true },

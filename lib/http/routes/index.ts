@@ -11,6 +11,7 @@ import { cleanupRoutes } from "./cleanup";
 import { consumerGroupRoutes } from "./consumer-groups";
 import { healthRoutes } from "./health";
 import { idempotencyRoutes } from "./idempotency";
+import { idempotencyBulkRoutes } from "./idempotency-bulk";
 import { journalRoutes } from "./journal";
 import { metricsRoutes } from "./metrics";
 import { openApiRoutes } from "./openapi";
@@ -32,6 +33,7 @@ export function createApiRoutes(getStore: () => Promise<Store>): Route[] {
     ...claimRoutes,
     ...consumerGroupRoutes,
     ...idempotencyRoutes,
+    ...idempotencyBulkRoutes,
     ...journalRoutes,
     ...cleanupRoutes,
     ...tokenRoutes,

@@ -103,6 +103,8 @@ const MATRIX: Record<string, Case> = {
   "GET /api/v1/users": { allowed: ADMINS, call: () => ({ path: "/api/v1/users" }) },
   "POST /api/v1/users": { allowed: ADMINS, call: () => ({ path: "/api/v1/users", body: { email: `${next("u")}@weir.test`, password: "long enough password", role: "viewer" } }) },
   "PUT /api/v1/users/:id/role": { allowed: ADMINS, call: (f) => ({ path: `/api/v1/users/${f.userId}/role`, body: { role: "operator" } }) },
+  "GET /api/v1/idempotency-scopes/:id/stuck": { allowed: OPERATORS, call: (f) => ({ path: `/api/v1/idempotency-scopes/${f.scope}/stuck` }) },
+  "POST /api/v1/idempotency-scopes/:id/release-stuck": { allowed: OPERATORS, call: (f) => ({ path: `/api/v1/idempotency-scopes/${f.scope}/release-stuck`, body: { reason: "matrix" } }) },
   "POST /api/v1/users/:id/disable": { allowed: ADMINS, call: (f) => ({ path: `/api/v1/users/${f.userId}/disable`, body: { reason: "matrix" } }) },
   "POST /api/v1/users/:id/password": { allowed: ADMINS, call: (f) => ({ path: `/api/v1/users/${f.userId}/password`, body: { reason: "matrix" } }) },
 };

@@ -1,0 +1,45 @@
+import { z } from "zod";
+import { previewStuckKeys, releaseStuck } from "@/lib/dedup/idempotency/release-stuck";
+import { errorSchema } from "@/lib/validation/common";
+import { releaseStuckSchema } from "@/lib/validation/console-idempotency";
+import { idempotencyScope } from "../access";
+import { ok, type Route } from "../types";
+
+const stuckPreviewSchema = z.object({
+  scope: z.string(),
+  count: z.number().int(),
+  sample: z.array(z.object({ key: z.string(), attempt: z.number().int(), createdAt: z.string(), lockedUntil: z.string() })),
+  confirmWord: z.string().nullable().describe("Send it as confirmation when count is above 100"),
+});
+
+/** Operator actions over many keys of one scope (the console's bulk release). */
+export const idempotencyBulkRoutes: Route[] = [
+  {
+    method: "GET",
+    path: "/api/v1/idempotency-scopes/:id/stuck",
+    access: idempotencyScope("operate"),
+    doc: {
+      summary: "Preview of a bulk release: how many keys of the scope are stuck (in progress, lock run out) and the oldest of them",
+      tags: ["idempotency"],
+      responses: { 200: stuckPreviewSchema, 400: errorSchema, 503: errorSchema },
+    },
+    handler: async (ctx) => ok(await previewStuckKeys({ db: (await ctx.store()).db, actor: ctx.actor, scope: ctx.params[0]! })),
+  },
+  {
+    method: "POST",
+    path: "/api/v1/idempotency-scopes/:id/release-stuck",
+    access: idempotencyScope("operate"),
+    doc: {
+      summary:
+        "Release every stuck key of the scope, so retries start them again (none stuck: released 0, not audited); above 100 keys the scope id must be sent as confirmation. " +
+        "Audited with the reason; no undo",
+      tags: ["idempotency"],
+      request: releaseStuckSchema.omit({ scope: true }),
+      responses: { 200: z.object({ scope: z.string(), released: z.number().int(), auditId: z.number().int().nullable().describe("null when nothing was stuck") }), 400: errorSchema, 422: errorSchema, 503: errorSchema },
+    },
+    handler: async (ctx) => {
+      const input = await ctx.json(releaseStuckSchema.omit({ scope: true }));
+      return ok(await releaseStuck({ db: (await ctx.store()).db, actor: ctx.actor, input: { ...input, scope: ctx.params[0]! } }));
+    },
+  },
+];
