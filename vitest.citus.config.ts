@@ -24,6 +24,7 @@ export default defineConfig({
       "lib/dedup/window/*.test.ts",
       "lib/dedup/idempotency/{idempotency,begin-function}.test.ts",
       "lib/reset/*.test.ts",
+      "lib/erase/*.test.ts",
       "lib/views/{key-browser,overview,explain,find,services}.test.ts",
       "test/faults/interleavings.test.ts",
       "test/faults/history/history.test.ts",

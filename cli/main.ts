@@ -3,6 +3,7 @@ import "@/lib/config/check-at-start";
 import { Command, CommanderError } from "commander";
 import { claimsCommand } from "./commands/claims";
 import { cleanupCommand } from "./commands/cleanup";
+import { eraseCommand } from "./commands/erase";
 import { exportCommand } from "./commands/export";
 import { groupsCommand } from "./commands/groups";
 import { journalCommand } from "./commands/journal";
@@ -27,7 +28,7 @@ unreachable, or the database not migrated (nothing was changed), 4 refused
 export function buildProgram(): Command {
   const program = new Command()
     .name("weir")
-    .description("operate weir: migrations, service and group settings, key reverts, claim releases, resets before a replay, exports, the decision journal, cleanup, users, tokens and simulated traffic")
+    .description("operate weir: migrations, service and group settings, key reverts, claim releases, resets before a replay, erasures, exports, the decision journal, cleanup, users, tokens and simulated traffic")
     .version(process.env.npm_package_version ?? "0.1.0")
     .option("--database-url <url>", "PostgreSQL URL (default: DATABASE_URL)")
     .option("-q, --quiet", "no progress bars")
@@ -42,6 +43,7 @@ export function buildProgram(): Command {
     keysCommand,
     claimsCommand,
     resetCommand,
+    eraseCommand,
     exportCommand,
     journalCommand,
     cleanupCommand,

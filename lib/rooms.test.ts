@@ -24,6 +24,8 @@ const RULES: Record<string, readonly string[]> = {
   "lib/validation": ["lib/errors", "lib/dedup/canonical", "lib/reset"],
   "lib/auth": [...BASE, "db", "lib/validation"],
   "lib/reset": [...BASE, "db", "lib/auth", "lib/validation"],
+  // What weir forgets: on request (erasure) and by age (retention jobs).
+  "lib/erase": [...BASE, "db", "lib/auth", "lib/validation"],
   // The engine: decisions and their verbs. Never the services area, the stats, the metrics or a door.
   "lib/dedup": [...ENGINE, "lib/auth"],
   "lib/services": [...ENGINE, "lib/auth", "lib/dedup"],
@@ -36,13 +38,13 @@ const RULES: Record<string, readonly string[]> = {
   // The console door's plumbing: its store access and its one error mapping for actions and route handlers.
   "lib/console": [...BASE, "db", "lib/auth", "lib/validation", "lib/dedup/canonical"],
   "lib/audit": [...ENGINE, "lib/auth", "lib/console", "lib/views"],
-  "lib/metrics": [...BASE, "db", "lib/dedup", "lib/journal"],
-  "lib/http": [...ENGINE, "lib/auth", "lib/dedup", "lib/reset", "lib/services", "lib/audit", "lib/metrics", "lib/journal"],
-  "lib/actions": [...ENGINE, "lib/auth", "lib/dedup", "lib/reset", "lib/services", "lib/audit", "lib/console", "lib/views", "lib/journal"],
+  "lib/metrics": [...BASE, "db", "lib/dedup", "lib/journal", "lib/erase"],
+  "lib/http": [...ENGINE, "lib/auth", "lib/dedup", "lib/reset", "lib/services", "lib/audit", "lib/metrics", "lib/journal", "lib/erase"],
+  "lib/actions": [...ENGINE, "lib/auth", "lib/dedup", "lib/reset", "lib/services", "lib/audit", "lib/console", "lib/views", "lib/journal", "lib/erase"],
   components: [...BASE, "lib/actions", "lib/auth", "lib/console", "lib/views", "lib/validation"],
   // Routing only: never db/ or the engine directly.
-  app: [...BASE, "components", "lib/actions", "lib/audit", "lib/auth", "lib/console", "lib/views", "lib/reset", "lib/services", "lib/validation"],
-  cli: [...ENGINE, "lib/auth", "lib/dedup", "lib/demo", "lib/http", "lib/reset", "lib/services", "lib/journal"],
+  app: [...BASE, "components", "lib/actions", "lib/audit", "lib/auth", "lib/console", "lib/views", "lib/reset", "lib/erase", "lib/services", "lib/validation"],
+  cli: [...ENGINE, "lib/auth", "lib/dedup", "lib/demo", "lib/http", "lib/reset", "lib/erase", "lib/services", "lib/journal"],
 };
 
 const NOT_CHECKED = /\.test\.tsx?$|\.fixture\.ts$|test-helpers\.ts$|\.d\.ts$/;

@@ -30,6 +30,8 @@ export const idempotencyKeys = pgTable(
   (t) => [
     primaryKey({ name: "idempotency_keys_pkey", columns: [t.scope, t.key] }),
     index("idempotency_keys_by_expires_at").on(t.expiresAt),
+    // The retention job's batches: a scope's stored responses past its response age limit.
+    index("idempotency_keys_by_completed_at").on(t.scope, t.completedAt).where(sql`${t.completedAt} is not null`),
     check("idempotency_keys_status", sql`${t.status} in ('in_progress', 'completed')`),
     check("idempotency_keys_in_progress_locked", sql`${t.status} <> 'in_progress' or ${t.lockedUntil} is not null`),
     check("idempotency_keys_completed_response", sql`${t.status} <> 'completed' or (${t.responseStatus} is not null and ${t.responseBody} is not null)`),

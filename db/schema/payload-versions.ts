@@ -1,4 +1,4 @@
-import { bigint, pgTable, primaryKey, text, timestamp } from "drizzle-orm/pg-core";
+import { bigint, index, pgTable, primaryKey, text, timestamp } from "drizzle-orm/pg-core";
 import { digest } from "./last-seen";
 
 /** Accepted payload versions kept for diffs, bounded per key by services.history_depth. */
@@ -13,5 +13,9 @@ export const payloadVersions = pgTable(
     payload: text("payload").notNull(),
     recordedAt: timestamp("recorded_at", { withTimezone: true }).notNull().defaultNow(),
   },
-  (t) => [primaryKey({ name: "payload_versions_pkey", columns: [t.serviceId, t.messageId, t.version] })],
+  (t) => [
+    primaryKey({ name: "payload_versions_pkey", columns: [t.serviceId, t.messageId, t.version] }),
+    // The retention job's batches: a service's versions past its payload age limit, oldest first.
+    index("payload_versions_by_recorded_at").on(t.serviceId, t.recordedAt),
+  ],
 );

@@ -1,5 +1,6 @@
 import { beforeAll, describe, expect, it } from "vitest";
 import { journalGaps, keyTimeline } from "@/db/queries/journal";
+import { deleteKeyStatement, deleteResetKeyStatement, KEY_TABLES } from "@/db/queries/erase";
 import { appendJournal, recordJournalGaps } from "@/db/queries/journal-append";
 import { createJournalPartitions, dayStart } from "@/db/queries/journal-partitions";
 import { listJournalSettings } from "@/db/queries/journal-settings";
@@ -10,6 +11,7 @@ import { release } from "@/lib/dedup/idempotency/release";
 import { check, checkMany } from "@/lib/dedup/last-seen/check";
 import { revertStatements } from "@/lib/dedup/last-seen/revert";
 import { claim, claimMany } from "@/lib/dedup/window/claim";
+import { eraseKeys } from "@/lib/erase/erase-keys";
 import { nowMicros } from "@/lib/journal/clock";
 import { saveService } from "@/lib/services/save-service";
 import { createService } from "@/test/factories";
@@ -116,6 +118,19 @@ describe("every hot statement is a router plan on Citus (one task, one shard)", 
       "weir_idempotency_begin_one_v1",
       "weir_idempotency_begin_one_v1",
     ]);
+  });
+});
+
+describe("an erasure of one key on Citus", () => {
+  it("removes the key from each table with one routed statement per table", async () => {
+    const serviceId = await createService(store.db, { historyDepth: 2 });
+    await check(store.db, { serviceId, messageId: "gdpr-1", payload: { a: 1 } });
+    await check(store.db, { serviceId, messageId: "gdpr-1", payload: { a: 2 } });
+    const statements = (["service", "group", "scope"] as const).flatMap((kind) => KEY_TABLES[kind].map((table) => deleteKeyStatement(table, serviceId, "gdpr-1")));
+    statements.push(deleteResetKeyStatement([1, 2], "gdpr-1"));
+    for (const statement of statements) expect(isRouterPlan(await planOf(store.pool!, statement)), statement.name).toBe(true);
+    const done = await eraseKeys({ db: store.db, actor: SYSTEM_ACTOR, input: { kind: "service", subject: serviceId, key: "gdpr-1", reason: "GDPR", confirmation: "gdpr-1" } });
+    expect(done.counts).toMatchObject({ last_seen: 1, payload_versions: 2 });
   });
 });
 

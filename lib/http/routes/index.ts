@@ -9,6 +9,7 @@ import { checkRoutes } from "./check";
 import { claimRoutes } from "./claims";
 import { cleanupRoutes } from "./cleanup";
 import { consumerGroupRoutes } from "./consumer-groups";
+import { erasureRoutes } from "./erasures";
 import { healthRoutes } from "./health";
 import { idempotencyRoutes } from "./idempotency";
 import { idempotencyBulkRoutes } from "./idempotency-bulk";
@@ -36,6 +37,7 @@ export function createApiRoutes(getStore: () => Promise<Store>): Route[] {
     ...idempotencyBulkRoutes,
     ...journalRoutes,
     ...cleanupRoutes,
+    ...erasureRoutes,
     ...tokenRoutes,
     ...userRoutes,
     ...healthRoutes,

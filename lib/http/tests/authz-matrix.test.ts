@@ -67,6 +67,14 @@ const MATRIX: Record<string, Case> = {
   // Giving a failed claim back, like an idempotency release: the service after a failure, or an operator.
   "POST /api/v1/claim/release": { allowed: [...OPERATORS, "service"], call: (f) => ({ path: "/api/v1/claim/release", body: { consumerGroup: f.group, messageId: next("c") } }) },
   "POST /api/v1/cleanup": { allowed: OPERATORS, call: () => ({ path: "/api/v1/cleanup", body: { maxBatches: 1 } }) },
+  "POST /api/v1/erasures/preview": { allowed: OPERATORS, call: (f) => ({ path: "/api/v1/erasures/preview", body: { kind: "service", subject: f.service, key: f.key } }) },
+  "POST /api/v1/erasures": {
+    allowed: OPERATORS,
+    call: (f) => {
+      const key = next("gone");
+      return { path: "/api/v1/erasures", body: { kind: "group", subject: f.group, key, reason: "matrix", confirmation: key } };
+    },
+  },
   "GET /api/v1/consumer-groups": { allowed: [...READERS, ...SCOPED_OUT], filtered: true, call: () => ({ path: "/api/v1/consumer-groups" }) },
   "PUT /api/v1/consumer-groups/:id": { allowed: OPERATORS, call: (f) => ({ path: `/api/v1/consumer-groups/${f.group}`, body: { ttlSeconds: 3600, reason: "matrix" } }) },
   "POST /api/v1/consumer-groups/:id/ttl-preview": { allowed: READERS, call: (f) => ({ path: `/api/v1/consumer-groups/${f.group}/ttl-preview`, body: { ttlSeconds: 60 } }) },

@@ -1,0 +1,38 @@
+import { sql } from "drizzle-orm";
+import { describe, expect, it } from "vitest";
+import { checkMany } from "@/lib/dedup/last-seen/check";
+import { keyHashOf } from "@/lib/erase/erase-keys";
+import { createService } from "@/test/factories";
+import { cliTestDatabase } from "./weir.fixture";
+
+const { store, weir, count } = cliTestDatabase();
+
+describe("weir erase", () => {
+  it("previews, needs a reason and the typed key, erases and audits the key's hash only", async () => {
+    const serviceId = await createService(store().db, { historyDepth: 2 });
+    await checkMany(store().db, ["alice@example.com", "bob@example.com"].map((messageId) => ({ serviceId, messageId, payload: { n: 1 } })));
+    const key = "alice@example.com";
+
+    const usage = await weir(["erase", "--service", serviceId]);
+    expect(usage.code).toBe(2);
+    expect(usage.stderr).toContain("--key <id> (one key) or --all");
+    const dry = await weir(["erase", "--service", serviceId, "--key", key, "--dry-run"]);
+    expect(dry.code).toBe(0);
+    expect(dry.stdout).toMatch(/last_seen\t1/);
+    expect(dry.stdout).toMatch(/payload_versions\t1/);
+    expect((await weir(["erase", "--service", serviceId, "--key", key, "--confirm", key])).code).toBe(2);
+    const unconfirmed = await weir(["erase", "--service", serviceId, "--key", key, "--reason", "GDPR"]);
+    expect(unconfirmed.code).toBe(4);
+    expect(unconfirmed.stderr).toContain("type the key");
+
+    const done = await weir(["erase", "--service", serviceId, "--key", key, "--reason", "GDPR 118", "--confirm", key, "--actor", "dpo"]);
+    expect(done.code).toBe(0);
+    expect(done.stdout).toContain(keyHashOf(key));
+    expect(await count(sql`select count(*)::int as n from last_seen where service_id = ${serviceId}`)).toBe(1);
+    expect(await count(sql`select count(*)::int as n from audit_log where actor = 'cli:dpo' and action = 'erase.key' and details->>'keyHash' = ${keyHashOf(key)}`)).toBe(1);
+
+    const all = await weir(["erase", "--service", serviceId, "--all", "--reason", "tenant left", "--confirm", serviceId]);
+    expect(all.code).toBe(0);
+    expect(await count(sql`select count(*)::int as n from last_seen where service_id = ${serviceId}`)).toBe(0);
+  });
+});
