@@ -136,3 +136,15 @@ export interface CreateUserOptions {
   passwordStdin?: boolean;
   actor?: string;
 }
+
+export interface EraseOptions {
+  service?: string;
+  group?: string;
+  scope?: string;
+  key?: string;
+  all?: boolean;
+  reason?: string;
+  dryRun?: boolean;
+  confirm?: string;
+  actor?: string;
+}

@@ -1,9 +1,8 @@
 import { eraseKeys } from "@/lib/erase/erase-keys";
 import { previewErase, type ErasePreview } from "@/lib/erase/preview-erase";
 import type { EraseSelectionInput } from "@/lib/validation/erase";
-import type { EraseOptions } from "../commands/erase";
 import { CliError, EXIT } from "../exit-codes";
-import type { GlobalOptions } from "../main";
+import type { EraseOptions, GlobalOptions } from "../option-types";
 import { cliActor, withStore } from "../store";
 import { requireReason } from "./reason";
 

@@ -1,17 +1,5 @@
 import type { Command } from "commander";
-import type { GlobalOptions } from "../main";
-
-export interface EraseOptions {
-  service?: string;
-  group?: string;
-  scope?: string;
-  key?: string;
-  all?: boolean;
-  reason?: string;
-  dryRun?: boolean;
-  confirm?: string;
-  actor?: string;
-}
+import type { EraseOptions, GlobalOptions } from "../option-types";
 
 export function eraseCommand(program: Command, globals: () => GlobalOptions): void {
   program
