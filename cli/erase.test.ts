@@ -34,5 +34,5 @@ describe("weir erase", () => {
     const all = await weir(["erase", "--service", serviceId, "--all", "--reason", "tenant left", "--confirm", serviceId]);
     expect(all.code).toBe(0);
     expect(await count(sql`select count(*)::int as n from last_seen where service_id = ${serviceId}`)).toBe(0);
-  });
+  }, 120_000);
 });
