@@ -14,7 +14,8 @@ import { withOutageStatus } from "@/lib/console/outage-status";
 import { createApiRoutes } from "@/lib/http/routes";
 import { startDemo } from "@/lib/demo/start-demo";
 import { startCleanupSchedule } from "@/lib/dedup/window/cleanup";
-import { cleanupPassObserver } from "@/lib/metrics";
+import { runRetention } from "@/lib/erase/retention";
+import { cleanupPassObserver, observeRetentionPass } from "@/lib/metrics";
 import { stats } from "@/lib/stats/recorder";
 import { startJournal } from "@/lib/journal";
 import { startTracing } from "@/lib/telemetry/otel-sdk";
@@ -58,7 +59,10 @@ async function main(): Promise<void> {
   const handleApi = createApiHandler(createApiRoutes(getStore), getStore);
   stats.start(getDb);
   const journal = startJournal(getDb);
-  const cleanup = startCleanupSchedule(getDb, config.WEIR_CLEANUP_INTERVAL_MS, { onPass: cleanupPassObserver(getDb) });
+  const cleanup = startCleanupSchedule(getDb, config.WEIR_CLEANUP_INTERVAL_MS, {
+    onPass: cleanupPassObserver(getDb),
+    afterPass: async (db) => observeRetentionPass(await runRetention(db)),
+  });
 
   const server = http.createServer((req, res) => {
     stampClientAddress(req, trustedProxyHops);

@@ -35,4 +35,16 @@ describe("weir erase", () => {
     expect(all.code).toBe(0);
     expect(await count(sql`select count(*)::int as n from last_seen where service_id = ${serviceId}`)).toBe(0);
   }, 120_000);
+
+  it("sets and removes an age limit, audited; cleanup runs the retention job", async () => {
+    const serviceId = await createService(store().db, { historyDepth: 2 });
+    const set = await weir(["retention", "--service", serviceId, "--max-age", "86400", "--reason", "keep payloads a day"]);
+    expect(set.code, set.stderr).toBe(0);
+    expect(set.stdout).toContain("removed after 86400 s (was none)");
+    expect(await count(sql`select payload_retention_seconds as n from services where id = ${serviceId}`)).toBe(86_400);
+    expect((await weir(["retention", "--service", serviceId, "--max-age", "soon", "--reason", "x"])).code).toBe(2);
+    const cleanup = await weir(["cleanup"]);
+    expect(cleanup.code).toBe(0);
+    expect(cleanup.stdout).toMatch(/retention: removed 0 payload versions and 0 stored responses/);
+  }, 120_000);
 });

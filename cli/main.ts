@@ -3,7 +3,7 @@ import "@/lib/config/check-at-start";
 import { Command, CommanderError } from "commander";
 import { claimsCommand } from "./commands/claims";
 import { cleanupCommand } from "./commands/cleanup";
-import { eraseCommand } from "./commands/erase";
+import { eraseCommand, retentionCommand } from "./commands/erase";
 import { exportCommand } from "./commands/export";
 import { groupsCommand } from "./commands/groups";
 import { journalCommand } from "./commands/journal";
@@ -44,6 +44,7 @@ export function buildProgram(): Command {
     claimsCommand,
     resetCommand,
     eraseCommand,
+    retentionCommand,
     exportCommand,
     journalCommand,
     cleanupCommand,

@@ -148,3 +148,11 @@ export interface EraseOptions {
   confirm?: string;
   actor?: string;
 }
+
+export interface RetentionOptions {
+  service?: string;
+  scope?: string;
+  maxAge?: string;
+  reason?: string;
+  actor?: string;
+}

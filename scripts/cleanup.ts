@@ -1,6 +1,7 @@
 import { openStore } from "@/db/client";
 import { storeConfigFromEnv } from "@/db/config";
 import { cleanupLag, runCleanup } from "@/lib/dedup/window/cleanup";
+import { runRetention } from "@/lib/erase/retention";
 
 /**
  * One cleanup pass against DATABASE_URL, or the embedded store when it is unset.
@@ -18,11 +19,13 @@ async function main(): Promise<void> {
   const store = await openStore(storeConfigFromEnv());
   try {
     const result = await runCleanup(store.db, { batchSize: option("--batch-size"), maxBatches: option("--max-batches") });
+    const retention = await runRetention(store.db, { batchSize: option("--batch-size"), maxBatches: option("--max-batches") });
     const lag = await cleanupLag(store.db);
     console.log(
       `removed ${result.removed} rows (${result.windowRecordsRemoved} window records, ${result.idempotencyKeysRemoved} idempotency keys) ` +
         `in ${result.batches} batches, ${result.durationMs} ms${result.complete ? "" : " (stopped at --max-batches)"}; lag ${lag.seconds} s`,
     );
+    console.log(`retention: removed ${retention.payloadVersionsRemoved} payload versions, ${retention.responsesRemoved} stored responses in ${retention.durationMs} ms`);
   } finally {
     await store.close();
   }

@@ -1,4 +1,5 @@
 import { cleanupLag, runCleanup } from "@/lib/dedup/window/cleanup";
+import { runRetention } from "@/lib/erase/retention";
 import { cleanupRequestSchema } from "@/lib/validation/window";
 import type { GlobalOptions } from "../option-types";
 import { counterBar } from "../progress";
@@ -28,11 +29,16 @@ export async function runCleanupCommand(options: { batchSize?: number; maxBatche
     } finally {
       bar.stop();
     }
+    const retention = await runRetention(db, { batchSize, maxBatches });
     const lag = await cleanupLag(db);
     const ms = Math.round(performance.now() - started);
     console.log(
       `removed ${totals.window + totals.keys} rows (${totals.window} window records, ${totals.keys} idempotency keys) ` +
         `in ${totals.batches} batches, ${ms} ms${complete ? "" : "; stopped at --max-batches, run again for the rest"}; lag now ${lag.seconds} s`,
+    );
+    console.log(
+      `retention: removed ${retention.payloadVersionsRemoved} payload versions and ${retention.responsesRemoved} stored responses past their age limits ` +
+        `in ${retention.batches} batches, ${retention.durationMs} ms${retention.complete ? "" : " (stopped at --max-batches)"}`,
     );
   });
 }

@@ -1,8 +1,9 @@
 import { eraseKeys } from "@/lib/erase/erase-keys";
+import { setRetention } from "@/lib/erase/set-retention";
 import { previewErase, type ErasePreview } from "@/lib/erase/preview-erase";
 import type { EraseSelectionInput } from "@/lib/validation/erase";
 import { CliError, EXIT } from "../exit-codes";
-import type { EraseOptions, GlobalOptions } from "../option-types";
+import type { EraseOptions, GlobalOptions, RetentionOptions } from "../option-types";
 import { cliActor, withStore } from "../store";
 import { requireReason } from "./reason";
 
@@ -41,5 +42,19 @@ export async function runEraseCommand(options: EraseOptions, globals: GlobalOpti
     console.log(`erased ${describe(done)}: ${done.total} rows removed or redacted in ${done.durationMs} ms, audited as ${actor.id} (entry #${done.auditId})`);
     printCounts(done.counts);
     if (done.keyHash) console.log(`the audit names the key as ${done.keyHash}`);
+  });
+}
+
+export async function runRetentionCommand(options: RetentionOptions, globals: GlobalOptions): Promise<void> {
+  if (!options.service === !options.scope) throw new CliError("choose one: --service <id> (payload history) or --scope <id> (stored responses)", EXIT.usage);
+  const maxAge = options.maxAge === "off" ? null : Number(options.maxAge);
+  if (maxAge !== null && !Number.isInteger(maxAge)) throw new CliError("--max-age takes whole seconds, or off", EXIT.usage);
+  const reason = requireReason(options.reason);
+  const actor = cliActor(options.actor);
+  const input = { kind: options.service ? ("service" as const) : ("scope" as const), subject: (options.service ?? options.scope)!, maxAgeSeconds: maxAge, reason };
+  await withStore({ databaseUrl: globals.databaseUrl }, async ({ db }) => {
+    const done = await setRetention({ db, actor, input });
+    const what = done.kind === "service" ? "payload history" : "stored responses";
+    console.log(`${what} of ${done.kind} ${done.subject}: ${done.maxAgeSeconds === null ? "no age limit" : `removed after ${done.maxAgeSeconds} s`} (was ${done.before ?? "none"}), audited as ${actor.id}`);
   });
 }

@@ -1,5 +1,5 @@
 import type { Command } from "commander";
-import type { EraseOptions, GlobalOptions } from "../option-types";
+import type { EraseOptions, GlobalOptions, RetentionOptions } from "../option-types";
 
 export function eraseCommand(program: Command, globals: () => GlobalOptions): void {
   program
@@ -26,4 +26,16 @@ Examples:
   $ weir erase --scope payments --all --reason "tenant left" --confirm payments`,
     )
     .action(async (options: EraseOptions) => (await import("../actions/erase")).runEraseCommand(options, globals()));
+}
+
+export function retentionCommand(program: Command, globals: () => GlobalOptions): void {
+  program
+    .command("retention")
+    .description("set or remove an age limit: a service's payload history, or an idempotency scope's stored responses (the retention job runs with cleanup)")
+    .option("--service <id>", "the service whose payload versions the limit bounds")
+    .option("--scope <id>", "the idempotency scope whose stored responses the limit bounds")
+    .requiredOption("--max-age <seconds|off>", "rows older than this many seconds are removed; off removes the limit")
+    .option("--reason <why>", "why, for the audit log")
+    .option("--actor <name>", "who to name in the audit log (default: the OS user)")
+    .action(async (options: RetentionOptions) => (await import("../actions/erase")).runRetentionCommand(options, globals()));
 }

@@ -123,6 +123,19 @@ function createMetrics() {
       labelNames: ["kind"] as const,
       registers,
     }),
+    retentionRemoved: new Counter({
+      name: "weir_retention_rows_removed_total",
+      help: "Rows past an age limit removed by the retention job, by kind (payload_version, stored_response)",
+      labelNames: ["kind"] as const,
+      registers,
+    }),
+    retentionPassSeconds: new Histogram({
+      name: "weir_retention_pass_seconds",
+      help: "How long a retention pass ran, by result (complete, partial)",
+      labelNames: ["result"] as const,
+      buckets: [0.01, 0.05, 0.1, 0.5, 1, 5, 15, 60, 300],
+      registers,
+    }),
     cleanupLastPass: new Gauge({
       name: "weir_cleanup_last_pass_timestamp_seconds",
       help: "Unix time of the last cleanup pass that finished",

@@ -32,3 +32,35 @@ export const eraseResultSchema = erasePreviewSchema.extend({
   keyHash: z.string().nullable().describe("sha256: and the hex digest of the key's UTF-8 bytes, as the audit keeps it"),
   durationMs: z.number().int(),
 });
+
+/** A payload-history (service) or stored-response (idempotency scope) age limit; null removes it. */
+export const retentionChangeSchema = z.object({
+  kind: z.enum(["service", "scope"]).describe("service: payload history; scope: stored idempotency responses"),
+  subject: serviceIdSchema.describe("The service or idempotency scope id"),
+  maxAgeSeconds: z
+    .number()
+    .int()
+    .min(60, "must be at least 60 seconds")
+    .max(315_360_000, "must be at most ten years")
+    .nullable()
+    .describe("Rows older than this are removed by the retention job; null keeps them (payload history while the key lives, responses until the key expires)"),
+  reason: reasonSchema,
+}).superRefine((v, ctx) => {
+  if (v.kind === "scope" && v.maxAgeSeconds !== null && v.maxAgeSeconds > 31_536_000) {
+    ctx.addIssue({ code: "custom", path: ["maxAgeSeconds"], message: "a stored response is kept at most a year" });
+  }
+});
+export type RetentionChangeInput = z.input<typeof retentionChangeSchema>;
+
+/** The body of PUT .../retention: the subject is in the path. */
+export const retentionBodySchema = z.object({
+  maxAgeSeconds: z.number().int().nullable().describe("Rows older than this are removed by the retention job; null removes the limit"),
+  reason: reasonSchema,
+});
+
+export const retentionChangeResultSchema = z.object({
+  kind: z.enum(["service", "scope"]),
+  subject: z.string(),
+  before: z.number().int().nullable(),
+  maxAgeSeconds: z.number().int().nullable(),
+});

@@ -160,15 +160,21 @@ export interface CleanupSchedule {
 export function startCleanupSchedule(
   getDb: () => Promise<DbOrTx>,
   intervalMs = 60_000,
-  options: CleanupOptions & { onPass?: (result: CleanupResult) => void } = {},
+  options: CleanupOptions & {
+    onPass?: (result: CleanupResult) => void;
+    /** More work of the same kind in the same tick (the retention job): never overlaps the next pass. */
+    afterPass?: (db: DbOrTx) => Promise<unknown>;
+  } = {},
 ): CleanupSchedule {
   let stopped = false;
   let timer: NodeJS.Timeout | undefined;
   let inFlight: Promise<void> | undefined;
   const tick = () => {
     inFlight = getDb()
-      .then((db) => runCleanup(db, options))
-      .then((result) => options.onPass?.(result))
+      .then(async (db) => {
+        options.onPass?.(await runCleanup(db, options));
+        await options.afterPass?.(db);
+      })
       .catch((err: Error) => console.error(`[weir] cleanup pass failed, will retry: ${err.message}`))
       .finally(() => {
         inFlight = undefined;

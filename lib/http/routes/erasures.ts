@@ -2,7 +2,12 @@ import { eraseKeys } from "@/lib/erase/erase-keys";
 import { previewErase } from "@/lib/erase/preview-erase";
 import { errorSchema } from "@/lib/validation/common";
 import { erasePreviewSchema, eraseResultSchema, eraseSchema, eraseSelectionSchema } from "@/lib/validation/erase";
-import { allowed } from "../access";
+import { setRetention } from "@/lib/erase/set-retention";
+import { retentionBodySchema, retentionChangeResultSchema } from "@/lib/validation/erase";
+import { scopeIdSchema } from "@/lib/validation/idempotency";
+import { serviceIdSchema } from "@/lib/validation/common";
+import { allowed, idempotencyScope, service } from "../access";
+import { pathParam } from "./claims";
 import { ok, type Route } from "../types";
 
 // The subject is in the body: the verbs authorise it with the one `authorize` before reading anything.
@@ -41,4 +46,27 @@ export const erasureRoutes: Route[] = [
       return ok(await eraseKeys({ db, actor: ctx.actor, input }));
     },
   },
+
+  ...(["service", "scope"] as const).map(
+    (kind): Route => ({
+      method: "PUT",
+      path: kind === "service" ? "/api/v1/services/:id/retention" : "/api/v1/idempotency-scopes/:id/retention",
+      access: kind === "service" ? service("operate") : idempotencyScope("operate"),
+      doc: {
+        summary:
+          kind === "service"
+            ? "Set or remove the service's payload-history age limit (versions older are removed by the retention job), audited"
+            : "Set or remove the scope's stored-response age limit (completed keys whose response is older are removed by the retention job), audited",
+        tags: ["erasure"],
+        request: retentionBodySchema,
+        responses: { 200: retentionChangeResultSchema, 400: errorSchema, 404: errorSchema, 503: errorSchema },
+      },
+      handler: async (ctx) => {
+        const subject = pathParam(kind === "service" ? serviceIdSchema : scopeIdSchema, "id", ctx.params[0]);
+        const body = await ctx.json(retentionBodySchema);
+        const { db } = await ctx.store();
+        return ok(await setRetention({ db, actor: ctx.actor, input: { kind, subject, ...body } }));
+      },
+    }),
+  ),
 ];

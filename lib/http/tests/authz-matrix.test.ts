@@ -67,6 +67,11 @@ const MATRIX: Record<string, Case> = {
   // Giving a failed claim back, like an idempotency release: the service after a failure, or an operator.
   "POST /api/v1/claim/release": { allowed: [...OPERATORS, "service"], call: (f) => ({ path: "/api/v1/claim/release", body: { consumerGroup: f.group, messageId: next("c") } }) },
   "POST /api/v1/cleanup": { allowed: OPERATORS, call: () => ({ path: "/api/v1/cleanup", body: { maxBatches: 1 } }) },
+  "PUT /api/v1/services/:id/retention": { allowed: OPERATORS, call: (f) => ({ path: `/api/v1/services/${f.service}/retention`, body: { maxAgeSeconds: 86_400, reason: "matrix" } }) },
+  "PUT /api/v1/idempotency-scopes/:id/retention": {
+    allowed: OPERATORS,
+    call: (f) => ({ path: `/api/v1/idempotency-scopes/${f.scope}/retention`, body: { maxAgeSeconds: null, reason: "matrix" } }),
+  },
   "POST /api/v1/erasures/preview": { allowed: OPERATORS, call: (f) => ({ path: "/api/v1/erasures/preview", body: { kind: "service", subject: f.service, key: f.key } }) },
   "POST /api/v1/erasures": {
     allowed: OPERATORS,

@@ -1,0 +1,55 @@
+import { cutoffOf, deleteOldPayloadsStatement, deleteOldResponsesStatement, retentionLimits } from "@/db/queries/retention";
+import { runRaw } from "@/db/raw";
+import type { DbOrTx } from "@/db/types";
+import { asStoreError } from "@/db/unavailable";
+import { ERASE_BATCH_SIZE } from "./constants";
+
+export interface RetentionOptions {
+  /** Rows per delete statement (default 5000): each is its own short transaction. */
+  batchSize?: number;
+  /** Stop after this many statements; the next pass continues where this one stopped. */
+  maxBatches?: number;
+}
+
+export interface RetentionResult {
+  /** Payload versions older than their service's payload age limit. */
+  payloadVersionsRemoved: number;
+  /** Completed idempotency keys whose stored response was older than their scope's response age limit. */
+  responsesRemoved: number;
+  batches: number;
+  /** False when `maxBatches` stopped the pass before everything past its limit was gone. */
+  complete: boolean;
+  durationMs: number;
+}
+
+/**
+ * One retention pass: for each service with a payload age limit, its older payload versions; for each
+ * idempotency scope with a response age limit, its keys whose stored response is older. Bounded
+ * autocommit batches, like cleanup; safe to run concurrently with decisions and with itself.
+ */
+export async function runRetention(db: DbOrTx, options: RetentionOptions = {}): Promise<RetentionResult> {
+  const started = performance.now();
+  const batchSize = options.batchSize ?? ERASE_BATCH_SIZE;
+  const maxBatches = options.maxBatches ?? Number.POSITIVE_INFINITY;
+  const result = { payloadVersionsRemoved: 0, responsesRemoved: 0, batches: 0, complete: true };
+  try {
+    subjects: for (const limit of await retentionLimits(db)) {
+      const cutoff = await cutoffOf(db, limit.seconds);
+      for (;;) {
+        if (result.batches >= maxBatches) {
+          result.complete = false;
+          break subjects;
+        }
+        result.batches++;
+        const statement = limit.kind === "service" ? deleteOldPayloadsStatement(limit.id, cutoff, batchSize) : deleteOldResponsesStatement(limit.id, cutoff, batchSize);
+        const removed = (await runRaw(db, statement)).length;
+        if (limit.kind === "service") result.payloadVersionsRemoved += removed;
+        else result.responsesRemoved += removed;
+        if (removed < batchSize) break;
+      }
+    }
+  } catch (err) {
+    throw asStoreError(err);
+  }
+  return { ...result, durationMs: Math.round(performance.now() - started) };
+}
