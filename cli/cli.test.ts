@@ -134,7 +134,7 @@ describe("weir CLI", () => {
     const id = `cli-svc-${Date.now()}`;
     const created = await weir(["services", "set", id, "--include", "/order,/customer/id", "--history-depth", "3", "--actor", "root"]);
     expect(created.code).toBe(0);
-    expect(created.stderr).toContain(`registered ${id}: hash settings v1, included: /customer/id, /order, ignored: none, history 3`);
+    expect(created.stderr).toContain(`registered ${id}: hash settings v1, included: /customer/id, /order, ignored: none, normalises: empty_containers, nulls, numbers, history 3`);
     await checkMany(store.db, [{ serviceId: id, messageId: "o-1", payload: { order: { id: 1 }, sentAt: "t1" } }]);
 
     const changed = await weir(["services", "set", id, "--ignore", "/order/updatedAt", "--json"]);
@@ -144,7 +144,7 @@ describe("weir CLI", () => {
     expect(replay).toMatchObject({ decision: "duplicate", version: 1 });
 
     const listed = await weir(["services", "list"]);
-    expect(listed.stdout).toContain(`${id}\thash settings v2\tincluded: /customer/id, /order\tignored: /order/updatedAt\thistory 3`);
+    expect(listed.stdout).toContain(`${id}\thash settings v2\tincluded: /customer/id, /order\tignored: /order/updatedAt\tnormalises: empty_containers, nulls, numbers\thistory 3`);
     expect((await weir(["services", "set", id, "--include", "order"])).code).toBe(2);
     expect((await weir(["services", "set", id, "--include", "/a", "--clear-included"])).code).toBe(2);
     const audit = await count(sql`select count(*)::int as n from audit_log where target = ${`service:${id}`}`);

@@ -88,6 +88,7 @@ export interface SetServiceOptions {
   include?: string[];
   clearIgnored?: boolean;
   clearIncluded?: boolean;
+  normalise?: string[];
   historyDepth?: number;
   actor?: string;
   json?: boolean;

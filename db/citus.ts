@@ -59,9 +59,12 @@ export const REFERENCE_TABLES: readonly string[] = [
 export const DISTRIBUTED_FUNCTIONS: readonly { signature: string; argument: string; colocateWith: string }[] = [
   { signature: "weir_last_seen_decide_v3(text, text, bytea, int, text, int, bytea, int)", argument: "p_message_id", colocateWith: "last_seen" },
   { signature: "weir_last_seen_decide_v4(text, text, bytea, int, text, int, bytea, int, boolean)", argument: "p_message_id", colocateWith: "last_seen" },
+  { signature: "weir_last_seen_decide_v5(text, text, bytea, int, text, int, bytea, int, boolean, text)", argument: "p_message_id", colocateWith: "last_seen" },
   { signature: "weir_window_claim_v2(text, text, int)", argument: "p_message_id", colocateWith: "window_records" },
+  { signature: "weir_window_claim_v3(text, text, int, text)", argument: "p_message_id", colocateWith: "window_records" },
   { signature: "weir_window_release(text, text, int, timestamp with time zone, timestamp with time zone)", argument: "p_message_id", colocateWith: "window_records" },
   { signature: "weir_idempotency_begin(text, text, bytea, int, int)", argument: "p_key", colocateWith: "idempotency_keys" },
+  { signature: "weir_idempotency_begin_v2(text, text, bytea, int, int, text)", argument: "p_key", colocateWith: "idempotency_keys" },
   { signature: JOURNAL_APPEND_FUNCTION.signature, argument: "p_key", colocateWith: "journal" },
 ];
 

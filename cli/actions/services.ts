@@ -2,6 +2,7 @@ import { findService } from "@/db/queries/services";
 import { ConflictError } from "@/lib/errors";
 import { getServices } from "@/lib/services/read-services";
 import { saveService } from "@/lib/services/save-service";
+import type { ServiceSettingsInput } from "@/lib/validation/services";
 import type { GlobalOptions, SetServiceOptions } from "../option-types";
 import { CliError, EXIT } from "../exit-codes";
 import { cliActor, withStore } from "../store";
@@ -12,7 +13,7 @@ export async function runListServices(options: { json?: boolean }, globals: Glob
   await withStore({ databaseUrl: globals.databaseUrl }, async ({ db }) => {
     for (const s of await getServices(db)) {
       if (options.json) console.log(JSON.stringify(s));
-      else console.log(`${s.id}\thash settings v${s.hashVersion}\tincluded: ${list(s.includedPaths)}\tignored: ${list(s.ignoredPaths)}\thistory ${s.historyDepth}`);
+      else console.log(`${s.id}\thash settings v${s.hashVersion}\tincluded: ${list(s.includedPaths)}\tignored: ${list(s.ignoredPaths)}\tnormalises: ${list(s.normalise)}\thistory ${s.historyDepth}`);
     }
   });
 }
@@ -31,6 +32,8 @@ export async function runSetService(id: string, options: SetServiceOptions, glob
         displayName: options.displayName ?? current?.displayName,
         ignoredPaths: options.clearIgnored ? [] : (options.ignore ?? current?.ignoredPaths ?? []),
         includedPaths: options.clearIncluded ? [] : (options.include ?? current?.includedPaths ?? []),
+        // Not given: kept as stored (a new service gets the recommended set); the verb refuses an unknown name.
+        normalise: options.normalise?.filter((name) => name !== "none") as ServiceSettingsInput["normalise"],
         historyDepth: options.historyDepth ?? current?.historyDepth ?? 0,
       },
       // What was not given comes from `current`: saved only if no other save came in between.
@@ -43,7 +46,7 @@ export async function runSetService(id: string, options: SetServiceOptions, glob
     const bumped = previousHashVersion !== null && service.hashVersion !== previousHashVersion;
     console.error(
       `${created ? "registered" : "saved"} ${service.id}: hash settings v${service.hashVersion}${bumped ? ` (was v${previousHashVersion})` : ""}, ` +
-        `included: ${list(service.includedPaths)}, ignored: ${list(service.ignoredPaths)}, history ${service.historyDepth}`,
+        `included: ${list(service.includedPaths)}, ignored: ${list(service.ignoredPaths)}, normalises: ${list(service.normalise)}, history ${service.historyDepth}`,
     );
   });
 }

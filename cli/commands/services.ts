@@ -20,6 +20,11 @@ export function servicesCommand(program: Command, globals: () => GlobalOptions):
     .option("--include <pointer>", "a JSON pointer of the only subtrees hashed (repeatable, comma-separated; replaces the list)", collect)
     .option("--clear-ignored", "no ignored paths")
     .option("--clear-included", "no included paths: hash the whole payload")
+    .option(
+      "--normalise <names>",
+      "what to normalise before hashing: numbers, nulls, empty_containers, or none (comma-separated; replaces the list; a new service gets all three)",
+      collect,
+    )
     .option("--history-depth <n>", "payload versions kept per key for diffs (0 keeps hashes only)", nonNegativeInt)
     .option("--actor <name>", "who to name in the audit log (default: the OS user)")
     .option("--json", "print the saved service as JSON")
@@ -28,7 +33,8 @@ export function servicesCommand(program: Command, globals: () => GlobalOptions):
       `
 Examples:
   $ weir services set orders --include /order,/customer/id --ignore /order/updatedAt
-  $ weir services set orders --clear-included --history-depth 10`,
+  $ weir services set orders --clear-included --history-depth 10
+  $ weir services set orders --normalise numbers,nulls`,
     )
     .action(async (id: string, options: SetServiceOptions) => (await import("../actions/services")).runSetService(id, options, globals()));
 }

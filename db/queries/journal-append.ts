@@ -19,10 +19,12 @@ export interface JournalEntry {
   caller: string | null;
   requestId: string | null;
   traceId: string | null;
+  /** The caller's ref given with the request (docs/caller-data.md). */
+  ref?: string | null;
 }
 
 function columnsOf(entries: readonly JournalEntry[]): unknown[][] {
-  const columns: unknown[][] = [[], [], [], [], [], [], [], [], [], [], []];
+  const columns: unknown[][] = [[], [], [], [], [], [], [], [], [], [], [], []];
   for (const e of entries) {
     columns[0]!.push(e.atUs);
     columns[1]!.push(e.mode);
@@ -35,11 +37,12 @@ function columnsOf(entries: readonly JournalEntry[]): unknown[][] {
     columns[8]!.push(e.caller);
     columns[9]!.push(e.requestId);
     columns[10]!.push(e.traceId);
+    columns[11]!.push(e.ref ?? null);
   }
   return columns;
 }
 
-const APPEND_ON_SHARD_SQL = "select weir_journal_append_v1($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12)";
+const APPEND_ON_SHARD_SQL = "select weir_journal_append_v2($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13)";
 
 const SHARD_OF_SQL = "select get_shard_id_for_distribution_column('journal', k) as shard from unnest($1::text[]) with ordinality as u(k, i) order by i";
 
@@ -56,13 +59,13 @@ async function byShard(db: DbOrTx, entries: readonly JournalEntry[]): Promise<Jo
 }
 
 /**
- * On Citus one call of weir_journal_append_v1 per shard, run on the worker holding it: a local write,
+ * On Citus one call of weir_journal_append_v2 per shard, run on the worker holding it: a local write,
  * no two-phase commit. The append statement itself is an INSERT ... SELECT there, pulled to the
  * coordinator and copied to its shards with two-phase commit, every second on every node.
  */
 async function appendByShard(db: DbOrTx, entries: readonly JournalEntry[]): Promise<void> {
   for (const group of await byShard(db, entries)) {
-    await runRaw(db, { name: "weir_journal_append_shard_v1", text: APPEND_ON_SHARD_SQL, values: [...columnsOf(group), group[0]!.key] });
+    await runRaw(db, { name: "weir_journal_append_shard_v2", text: APPEND_ON_SHARD_SQL, values: [...columnsOf(group), group[0]!.key] });
   }
 }
 
@@ -73,7 +76,7 @@ async function appendByShard(db: DbOrTx, entries: readonly JournalEntry[]): Prom
 export async function appendJournal(db: DbOrTx, entries: readonly JournalEntry[]): Promise<void> {
   if (entries.length === 0) return;
   if (await isCitus(db)) await appendByShard(db, entries);
-  else await runRaw(db, { name: "weir_journal_append_v1", text: APPEND_SQL, values: columnsOf(entries) });
+  else await runRaw(db, { name: "weir_journal_append_v2", text: APPEND_SQL, values: columnsOf(entries) });
 }
 
 export interface GapRow {

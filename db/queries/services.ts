@@ -8,6 +8,7 @@ export interface ServiceFields {
   displayName: string;
   ignoredPaths: string[];
   includedPaths: string[];
+  normalise: string[];
   historyDepth: number;
 }
 
@@ -31,7 +32,7 @@ export async function listServices(db: DbOrTx): Promise<ServiceRow[]> {
 
 /**
  * Inserts or replaces a service's settings; returns the row and whether it existed. Changing the
- * ignored or included paths (given sorted, so order alone is no change) is a new hash version,
+ * ignored or included paths or the normalisations (given sorted, so order alone is no change) is a new hash version,
  * counted by the same statement so that two concurrent saves cannot take the same number.
  */
 export async function upsertService(
@@ -49,6 +50,7 @@ export async function upsertService(
         ...fields,
         updatedAt: sql`excluded.updated_at`,
         hashVersion: sql`case when ${services.ignoredPaths} = excluded.ignored_paths and ${services.includedPaths} = excluded.included_paths
+            and ${services.normalise} = excluded.normalise
           then ${services.hashVersion} else ${services.hashVersion} + 1 end`,
       },
     })
@@ -57,7 +59,13 @@ export async function upsertService(
   const { created, ...service } = row;
   await db
     .insert(serviceHashSettings)
-    .values({ serviceId: id, hashVersion: service.hashVersion, ignoredPaths: service.ignoredPaths, includedPaths: service.includedPaths })
+    .values({
+      serviceId: id,
+      hashVersion: service.hashVersion,
+      ignoredPaths: service.ignoredPaths,
+      includedPaths: service.includedPaths,
+      normalise: service.normalise,
+    })
     .onConflictDoNothing();
   return { row: service, created };
 }

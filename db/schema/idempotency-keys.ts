@@ -26,6 +26,8 @@ export const idempotencyKeys = pgTable(
     expiresAt: timestamp("expires_at", { withTimezone: true }).notNull(),
     /** A caller waits for this key's result: complete and release send a NOTIFY. */
     waiters: boolean("waiters").notNull().default(false),
+    /** The caller's ref given with the begin that holds (or completed) this attempt. */
+    ref: text("ref"),
   },
   (t) => [
     primaryKey({ name: "idempotency_keys_pkey", columns: [t.scope, t.key] }),

@@ -22,6 +22,10 @@ export const lastSeen = pgTable(
     previousHashVersion: integer("previous_hash_version"),
     previousLastChanged: timestamp("previous_last_changed", { withTimezone: true }),
     version: bigint("version", { mode: "number" }).notNull(),
+    /** The caller's ref (job id, request id, note) given with the check that stored this version. */
+    ref: text("ref"),
+    /** The ref of the version the latest change replaced, restored by a revert. */
+    previousRef: text("previous_ref"),
     firstSeen: timestamp("first_seen", { withTimezone: true }).notNull().defaultNow(),
     lastChanged: timestamp("last_changed", { withTimezone: true }).notNull().defaultNow(),
   },

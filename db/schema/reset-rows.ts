@@ -28,6 +28,8 @@ export const resetRows = pgTable(
     versions: jsonb("versions").$type<KeptPayloadVersion[]>(),
     claimedAt: timestamp("claimed_at", { withTimezone: true }),
     previousClaimedAt: timestamp("previous_claimed_at", { withTimezone: true }),
+    /** The caller's ref the key or claim was stored with, restored by an undo. */
+    ref: text("ref"),
   },
   (t) => [
     primaryKey({ name: "reset_rows_pkey", columns: [t.batchId, t.messageId] }),

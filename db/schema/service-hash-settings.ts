@@ -1,3 +1,4 @@
+import { sql } from "drizzle-orm";
 import { integer, pgTable, primaryKey, text, timestamp } from "drizzle-orm/pg-core";
 
 /**
@@ -12,6 +13,7 @@ export const serviceHashSettings = pgTable(
     hashVersion: integer("hash_version").notNull(),
     ignoredPaths: text("ignored_paths").array().notNull(),
     includedPaths: text("included_paths").array().notNull(),
+    normalise: text("normalise").array().notNull().default(sql`'{}'::text[]`),
     createdAt: timestamp("created_at", { withTimezone: true }).notNull().defaultNow(),
   },
   (t) => [primaryKey({ name: "service_hash_settings_pkey", columns: [t.serviceId, t.hashVersion] })],

@@ -11,6 +11,8 @@ export const services = pgTable(
     ignoredPaths: text("ignored_paths").array().notNull().default(sql`'{}'::text[]`),
     /** JSON pointers of the only subtrees hashed; empty hashes the whole payload. */
     includedPaths: text("included_paths").array().notNull().default(sql`'{}'::text[]`),
+    /** Normalisations applied before hashing (numbers, nulls, empty_containers); see docs/normalisation.md. */
+    normalise: text("normalise").array().notNull().default(sql`'{}'::text[]`),
     /** The current row of service_hash_settings: bumped whenever the ignored or included paths change. */
     hashVersion: integer("hash_version").notNull().default(1),
     /** How many payload versions to keep per key for diffs; 0 keeps hashes only. */

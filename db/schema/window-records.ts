@@ -15,6 +15,8 @@ export const windowRecords = pgTable(
     previousClaimedAt: timestamp("previous_claimed_at", { withTimezone: true }),
     /** Set by each claim: records claimed at or before it had expired (compared in ON CONFLICT, see 0006). */
     claimCutoff: timestamp("claim_cutoff", { withTimezone: true }),
+    /** The caller's ref given with the claim that opened this window. */
+    ref: text("ref"),
   },
   (t) => [
     primaryKey({ name: "window_records_pkey", columns: [t.consumerGroup, t.messageId] }),

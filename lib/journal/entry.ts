@@ -44,5 +44,6 @@ export function toEntry(event: DecisionEvent, atUs: number): JournalEntry | unde
     caller: origin?.caller ?? null,
     requestId: origin?.requestId ?? null,
     traceId: parseTraceparent(origin?.traceparent)?.traceId ?? null,
+    ref: event.ref ?? null,
   };
 }

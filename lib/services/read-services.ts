@@ -1,6 +1,7 @@
 import { findKeyState, listKeyVersions } from "@/db/queries/keys";
 import { findService, listServices, type ServiceRow } from "@/db/queries/services";
 import type { DbOrTx } from "@/db/types";
+import type { Normalisation } from "@/lib/dedup/canonical/path-filter";
 import { NotFoundError } from "@/lib/errors";
 import { messageIdSchema, serviceIdSchema } from "@/lib/validation/common";
 
@@ -10,6 +11,7 @@ export function serviceView(row: ServiceRow) {
     displayName: row.displayName,
     ignoredPaths: row.ignoredPaths,
     includedPaths: row.includedPaths,
+    normalise: row.normalise as Normalisation[],
     hashVersion: row.hashVersion,
     historyDepth: row.historyDepth,
     createdAt: row.createdAt.toISOString(),

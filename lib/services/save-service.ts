@@ -8,7 +8,7 @@ import { compilePathFilter } from "@/lib/dedup/canonical/path-filter";
 import { serviceSettingsSchema, type ServiceSettingsInput } from "@/lib/validation/services";
 import { ConflictError, NotFoundError } from "@/lib/errors";
 import { serviceIdSchema } from "@/lib/validation/common";
-import { startsNewHashVersion, storedHashSettings } from "./hash-settings";
+import { RECOMMENDED_NORMALISE, startsNewHashVersion, storedHashSettings } from "./hash-settings";
 import { serviceConfigs } from "./service-config";
 
 export interface SaveServiceResult {
@@ -29,7 +29,7 @@ export interface SaveServiceIfUnchanged {
 
 /**
  * Registers a service or replaces its settings, with an audit row in the same transaction;
- * saving the settings it has writes nothing. Changing the ignored or included paths is a new
+ * saving the settings it has writes nothing. Changing the ignored or included paths or the normalisations is a new
  * hash version: stored hashes keep the version they were made under and are compared under it
  * (see decide.ts).
  */
@@ -50,12 +50,14 @@ export async function saveService({
   authorize(actor, "admin", { kind: "services", id: serviceId });
   requireRecentSignIn(actor);
   const settings = serviceSettingsSchema.parse(input);
-  const hashSettings = storedHashSettings(settings);
+  const current = await findService(db, serviceId);
+  // Not named: a new service gets the recommended set, an existing one keeps what it has.
+  const normalise = settings.normalise ?? current?.normalise ?? RECOMMENDED_NORMALISE;
+  const hashSettings = storedHashSettings({ ...settings, normalise });
   compilePathFilter(hashSettings);
   // Changed hash settings change every later decision of the service: the same guard as resets and
   // TTL edits, before the transaction as theirs is. Registering a service, or saving the settings it
   // has (a provisioning script run again), changes no decision and spends none of the actor's budget.
-  const current = await findService(db, serviceId);
   if (current && changesDecisions(current, { ...hashSettings, historyDepth: settings.historyDepth })) await guardDestructive(actor, db);
   const result = await db.transaction(async (tx) => {
     // Read again, locked, when it must be unchanged, so that no save slips in between this read and the write.
@@ -82,7 +84,10 @@ export async function saveService({
   return result;
 }
 
-function changesDecisions(before: ServiceRow, next: { ignoredPaths: string[]; includedPaths: string[]; historyDepth: number }): boolean {
+function changesDecisions(
+  before: ServiceRow,
+  next: { ignoredPaths: string[]; includedPaths: string[]; normalise: string[]; historyDepth: number },
+): boolean {
   return startsNewHashVersion(before, next) || before.historyDepth !== next.historyDepth;
 }
 
@@ -97,6 +102,7 @@ const auditedSettings = (row: ServiceRow) => ({
   displayName: row.displayName,
   ignoredPaths: row.ignoredPaths,
   includedPaths: row.includedPaths,
+  normalise: row.normalise,
   hashVersion: row.hashVersion,
   historyDepth: row.historyDepth,
 });

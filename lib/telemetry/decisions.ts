@@ -25,6 +25,8 @@ export interface DecisionDetail {
   /** The hash settings version the decision was made under (last-seen). */
   hashVersion?: number | null;
   origin?: DecisionOrigin;
+  /** The caller's ref given with this request (not the stored one a duplicate answers with). */
+  ref?: string | null;
 }
 
 export type DecisionEvent = DecisionDetail &

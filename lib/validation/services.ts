@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { validateJsonPointer } from "../dedup/canonical/path-filter";
+import { NORMALISATIONS, validateJsonPointer } from "../dedup/canonical/path-filter";
 import { hashSchema, serviceIdSchema, storableText, textSchema, UNSTORABLE_TEXT } from "./common";
 
 /** Longest ignored path, in characters; a payload nests at most 64 levels, so longer paths cannot match. */
@@ -33,6 +33,13 @@ export const serviceSettingsSchema = z.object({
     .max(100)
     .default([])
     .describe("JSON pointers of the only subtrees hashed (empty: the whole payload); ignored paths apply inside them"),
+  normalise: z
+    .array(z.enum(NORMALISATIONS))
+    .max(NORMALISATIONS.length)
+    .optional()
+    .describe(
+      "Normalisations before hashing: numbers (by exact decimal value), nulls (null as absent), empty_containers (empty objects and arrays left out). Omitted: a new service gets all three, an existing one keeps its own. See docs/normalisation.md",
+    ),
   historyDepth: z.number().int().min(0).max(100).default(0),
 });
 export type ServiceSettingsInput = z.input<typeof serviceSettingsSchema>;
@@ -45,7 +52,8 @@ export const serviceSchema = z.object({
   displayName: z.string(),
   ignoredPaths: z.array(z.string()),
   includedPaths: z.array(z.string()),
-  hashVersion: z.number().int().describe("Bumped by every change of the ignored or included paths; stored hashes are compared under the version that made them"),
+  normalise: z.array(z.enum(NORMALISATIONS)).describe("Normalisations applied before hashing (part of the hash settings)"),
+  hashVersion: z.number().int().describe("Bumped by every change of the ignored or included paths or the normalisations; stored hashes are compared under the version that made them"),
   historyDepth: z.number().int(),
   createdAt: z.string().describe("ISO 8601"),
   updatedAt: z.string().describe("ISO 8601"),

@@ -32,7 +32,9 @@ describe("explainCheck", () => {
 
     const duplicate = await explain('{"meta":{"sentAt":"t2"},"total":10}');
     expect(duplicate).toMatchObject({ decision: "duplicate", version: 1, hash: stored.hash, ignoredPresent: ["/meta/sentAt"], diff: null });
-    expect(duplicate.canonical).toBe('{"meta":{},"total":10}');
+    // A new service normalises (the recommended set): the emptied `meta` is left out of the canonical form.
+    expect(duplicate.canonical).toBe('{"total":10}');
+    expect(duplicate.normalise).toEqual(["empty_containers", "nulls", "numbers"]);
     expect(duplicate.stored).toMatchObject({ hash: stored.hash, version: 1 });
 
     const changed = await explain('{"total":12,"meta":{"sentAt":"t3"}}');
@@ -57,7 +59,7 @@ describe("explainCheck", () => {
     const explanation = await explainCheck({ db: store.db, actor: viewer, input: { serviceId, messageId: "o-1", payload } });
     expect(explanation).toMatchObject({ decision: "duplicate", hashVersion: 2, stored: { hash: stored.hash, hashVersion: 1 } });
     expect(explanation.hash).not.toBe(stored.hash);
-    expect(explanation.storedSettings).toEqual({ hashVersion: 1, ignoredPaths: [], includedPaths: [], hash: stored.hash });
+    expect(explanation.storedSettings).toEqual({ hashVersion: 1, ignoredPaths: [], includedPaths: [], normalise: expect.any(Array), hash: stored.hash });
     expect(await counts()).toEqual(before);
     // A key stored under today's settings needs no such line.
     const fresh = await check(store.db, { serviceId, messageId: "o-2", payload: JSON.parse(payload) });

@@ -19,6 +19,8 @@ export interface Explanation {
   ignoredPaths: string[];
   /** When not empty, the only paths hashed. */
   includedPaths: string[];
+  /** The normalisations applied before hashing: `canonical` is the normalised form. */
+  normalise: string[];
   /** Ignored paths found in the payload, stripped before hashing. */
   ignoredPresent: string[];
   canonical: string;
@@ -30,7 +32,7 @@ export interface Explanation {
    * When the key's hash was made under other hash settings than the service's now: those settings,
    * and this payload's hash under them (what check compares when the key keeps no history).
    */
-  storedSettings: { hashVersion: number; ignoredPaths: string[]; includedPaths: string[]; hash: string } | null;
+  storedSettings: { hashVersion: number; ignoredPaths: string[]; includedPaths: string[]; normalise: string[]; hash: string } | null;
   decision: Decision;
   /** The version a check would answer with. */
   version: number;
@@ -65,6 +67,7 @@ export async function explainCheck({ db, actor, input }: { db: DbOrTx; actor: Ac
     messageId,
     ignoredPaths: service.ignoredPaths,
     includedPaths: service.includedPaths,
+    normalise: service.normalise,
     ignoredPresent: presentPaths(tree, service.ignoredPaths),
     canonical: canonical ?? "",
     hash,
@@ -87,5 +90,5 @@ async function underSettingsOf(db: DbOrTx, serviceId: string, hashVersion: numbe
   const settings = await findHashSettings(db, serviceId, hashVersion);
   if (!settings) return null;
   const { hash } = structuralHash(payload, { filter: compilePathFilter(settings) });
-  return { hashVersion, ignoredPaths: settings.ignoredPaths, includedPaths: settings.includedPaths, hash };
+  return { hashVersion, ignoredPaths: settings.ignoredPaths, includedPaths: settings.includedPaths, normalise: settings.normalise, hash };
 }

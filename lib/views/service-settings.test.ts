@@ -27,7 +27,7 @@ describe("previewServiceSettings", () => {
     expect(preview).toMatchObject({ newHashVersion: true, hashVersionAfter: 2, unchanged: false });
     expect(preview.next.includedPaths).toEqual(["/customer/id", "/order"]);
     expect(preview.sample).toMatchObject({ messageId: "o-1", version: 2 });
-    expect(preview.sample!.before).toMatchObject({ canonical: '{"customer":{"id":"c-1","name":"Ada"},"meta":{},"order":{"id":7,"total":10}}' });
+    expect(preview.sample!.before).toMatchObject({ canonical: '{"customer":{"id":"c-1","name":"Ada"},"order":{"id":7,"total":10}}' });
     expect(preview.sample!.after).toMatchObject({ canonical: '{"customer":{"id":"c-1"},"order":{"id":7,"total":10}}' });
 
     const saved = await saveService({ db: store.db, actor: SYSTEM_ACTOR, id: serviceId, input: settings });

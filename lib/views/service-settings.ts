@@ -34,8 +34,8 @@ export type HashedForm = { hash: string; canonical: string } | { error: string }
 export interface ServiceSettingsPreview {
   current: ServiceSettingsView;
   /** The settings as they would be saved: path lists sorted and once each, as the verb stores them. */
-  next: { displayName: string; ignoredPaths: string[]; includedPaths: string[]; historyDepth: number };
-  /** Whether saving starts a new hash settings version (the ignored or included paths change). */
+  next: { displayName: string; ignoredPaths: string[]; includedPaths: string[]; normalise: string[]; historyDepth: number };
+  /** Whether saving starts a new hash settings version (the paths or the normalisations change). */
   newHashVersion: boolean;
   hashVersionAfter: number;
   /** Nothing would change at all: saving is pointless. */
@@ -75,7 +75,8 @@ export async function previewServiceSettings(db: DbOrTx, draft: ServiceSettingsD
   if (!current) throw new NotFoundError(`service "${serviceId}" is not registered`, "serviceId");
   const next = {
     displayName: settings.displayName ?? current.displayName,
-    ...storedHashSettings(settings),
+    // As saving does: normalisations not named are kept.
+    ...storedHashSettings({ ...settings, normalise: settings.normalise ?? current.normalise }),
     historyDepth: settings.historyDepth,
   };
   const newHashVersion = startsNewHashVersion(current, next);

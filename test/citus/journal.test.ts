@@ -113,7 +113,7 @@ describe("the decision journal on Citus", () => {
     expect(twoPhaseCommits(logged.commands)).toEqual([]);
     expect(await twoPhaseRecords(store.pool!)).toBe(before);
     // Each call is the whole statement on one worker: no transaction block, no copy from the coordinator.
-    expect(logged.commands.filter((command) => !command.startsWith("SELECT public.weir_journal_append_v1("))).toEqual([]);
+    expect(logged.commands.filter((command) => !command.startsWith("SELECT public.weir_journal_append_v2("))).toEqual([]);
     const shards = await shardsOf(entries.map((e) => e.key));
     expect(shards.size).toBeGreaterThan(1);
     expect(logged.commands).toHaveLength(shards.size);

@@ -174,7 +174,7 @@ describe("the journal's statements on Citus", () => {
     ]);
     await journalGaps(db, { fromUs: at - 60_000_000, toUs: at + 60_000_000, subjectKind: "service", subject: "svc-journal" });
     await listJournalSettings(db);
-    const inserts = sent.filter((statement) => statement.name === "weir_journal_append_shard_v1");
+    const inserts = sent.filter((statement) => statement.name === "weir_journal_append_shard_v2");
     const gaps = sent.filter((statement) => statement.text.includes("insert into journal_gaps"));
     const reads = sent.filter((statement) => /from "?journal_(gaps|settings)"?(\s|$)/.test(statement.text));
     expect(inserts.length).toBeGreaterThan(1);

@@ -31,6 +31,9 @@ export function ExplanationView({ explanation: e }: { explanation: Explanation }
             Ignored paths stripped: {e.ignoredPresent.length ? <code>{e.ignoredPresent.join(", ")}</code> : <span className="muted">none present</span>}
             {e.ignoredPaths.length ? <span className="muted"> (service ignores {e.ignoredPaths.join(", ")})</span> : null}
           </p>
+          <p className="small" data-testid="explain-normalise">
+            Normalised: {e.normalise.length ? <code>{e.normalise.join(", ")}</code> : <span className="muted">nothing (numbers, nulls and empty containers as sent)</span>}
+          </p>
         </div>
         <div>
           <h3>Stored state</h3>
@@ -45,7 +48,7 @@ export function ExplanationView({ explanation: e }: { explanation: Explanation }
           {e.storedSettings ? <StoredSettings settings={e.storedSettings} current={e.hashVersion} /> : null}
         </div>
       </div>
-      <h3>Canonical form (what is hashed)</h3>
+      <h3>Canonical form (what is hashed, normalised)</h3>
       <pre className="payload" data-testid="canonical">{e.canonical}</pre>
       {e.diff ? (
         <>
@@ -66,7 +69,8 @@ function StoredSettings({ settings: s, current }: { settings: NonNullable<Explan
     <p className="small" data-testid="stored-settings">
       Stored under hash settings version {s.hashVersion} (the service is at version {current}
       {s.ignoredPaths.length ? <>; then ignoring <code>{s.ignoredPaths.join(", ")}</code></> : null}
-      {s.includedPaths.length ? <>; then hashing only <code>{s.includedPaths.join(", ")}</code></> : null}). Under those settings this payload
+      {s.includedPaths.length ? <>; then hashing only <code>{s.includedPaths.join(", ")}</code></> : null}
+      {s.normalise.length ? <>; then normalising <code>{s.normalise.join(", ")}</code></> : null}). Under those settings this payload
       hashes to <code className="break" data-testid="stored-settings-hash">{s.hash}</code>: check compares that (or, when the service keeps
       history, the kept payload under today&apos;s settings), so a change of settings alone never makes a change.
     </p>

@@ -22,6 +22,12 @@ function dropped(parent: PathFilter | null, child: PathFilter | undefined): bool
  * whose syntax tags every value with its type, so distinct trees never share a form.
  */
 export class CanonicalParser extends CanonicalTokens {
+  /** Members whose value is `null` are left out. */
+  nulls = false;
+  /** Members whose value is `{}` or `[]` once written are left out. */
+  emptyContainers = false;
+
+
   /** Writes the value at `pos` (leading whitespace skipped). */
   value(depth: number, trie: PathFilter | null): void {
     const c = this.peek();
@@ -44,6 +50,8 @@ export class CanonicalParser extends CanonicalTokens {
     }
     const base = sink.top;
     const names: Set<string> | null = trie === null ? null : new Set();
+    // Members left out by normalisation are sorted with the rest (their keys count as repeats), then removed.
+    let leavingOut = false;
     let keyAt = -1;
     try {
       for (;;) {
@@ -65,7 +73,12 @@ export class CanonicalParser extends CanonicalTokens {
           sink.o = rewind;
         } else {
           sink.pushMember(memberStart, keyEnd);
+          const valueAt = sink.o;
           this.value(depth, child ?? null);
+          if (this.leftOut(valueAt)) {
+            sink.leaveOutLast();
+            leavingOut = true;
+          }
         }
         keyAt = -1;
         const c = this.peek();
@@ -82,8 +95,18 @@ export class CanonicalParser extends CanonicalTokens {
       if (keyAt >= 0 && error instanceof CanonicalJsonError) error.segments.push(this.keyAt(keyAt));
       throw error;
     }
-    if (!sink.sortMembers(base)) this.throwDuplicate(open);
+    if (!sink.sortMembers(base, leavingOut)) this.throwDuplicate(open);
     sink.out[sink.o++] = 0x7d;
+  }
+
+  /** Whether the value written from `at` is one that normalisation leaves out of its object. */
+  private leftOut(at: number): boolean {
+    const sink = this.sink;
+    const length = sink.o - at;
+    if (length === 4) return this.nulls && sink.out[at] === 0x6e;
+    if (length !== 2) return false;
+    const c = sink.out[at];
+    return this.emptyContainers && (c === 0x7b || c === 0x5b);
   }
 
   private lookUpKey(trie: PathFilter, names: Set<string>): PathFilter | undefined {
@@ -209,8 +232,16 @@ function writeCanonical(
   whole: boolean,
 ): number {
   const parser = new CanonicalParser(text, start, options?.maxDepth ?? DEFAULT_MAX_DEPTH, sink);
+  const filter = options?.filter ?? null;
+  const normalise = filter?.normalise;
+  if (normalise !== undefined) {
+    parser.numbers = normalise.numbers;
+    parser.nulls = normalise.nulls;
+    parser.emptyContainers = normalise.emptyContainers;
+  }
   try {
-    parser.value(0, options?.filter ?? null);
+    // A filter of normalisations alone has nothing to look up by key.
+    parser.value(0, filter !== null && filter.children.size > 0 ? filter : null);
     const end = parser.pos;
     if (whole) {
       parser.skipWs();

@@ -9,6 +9,7 @@ import { sha256Hex } from "./sha256";
 const POOL_LIMIT_BYTES = 4 << 20;
 let pooledOut: Uint8Array | null = null;
 let pooledMarks: Int32Array | null = null;
+let pooledLeftOut: Uint8Array | null = null;
 
 export class CanonicalSink {
   out: Uint8Array;
@@ -16,6 +17,8 @@ export class CanonicalSink {
   o = 0;
   /** Per open object's member: start and key end offsets into `out`, and a key prefix. */
   marks: Int32Array;
+  /** Per member (mark / 3): 1 when normalisation leaves it out; it stays until its object is sorted. */
+  leftOut: Uint8Array;
   top = 0;
 
   constructor(capacity: number) {
@@ -24,13 +27,18 @@ export class CanonicalSink {
     this.out = out !== null && out.length >= capacity ? out : new Uint8Array(Math.max(capacity, 4096));
     this.marks = pooledMarks ?? new Int32Array(512);
     pooledMarks = null;
+    this.leftOut = pooledLeftOut !== null && pooledLeftOut.length * 3 > this.marks.length ? pooledLeftOut : new Uint8Array(((this.marks.length / 3) | 0) + 1);
+    pooledLeftOut = null;
   }
 
   /** Returns the buffers to the pool; the sink must not be used afterwards. */
   release(): void {
     const out = this.out;
     if (out.length <= POOL_LIMIT_BYTES && (pooledOut === null || pooledOut.length < out.length)) pooledOut = out;
-    if (this.marks.length <= 1 << 16) pooledMarks = this.marks;
+    if (this.marks.length <= 1 << 16) {
+      pooledMarks = this.marks;
+      pooledLeftOut = this.leftOut;
+    }
   }
 
   ensure(extra: number): void {
@@ -45,7 +53,11 @@ export class CanonicalSink {
       const grown = new Int32Array(this.marks.length * 2);
       grown.set(this.marks);
       this.marks = grown;
+      const flags = new Uint8Array(((grown.length / 3) | 0) + 1);
+      flags.set(this.leftOut);
+      this.leftOut = flags;
     }
+    this.leftOut[this.top / 3] = 0;
     const out = this.out;
     const length = keyEnd - start;
     // The first three bytes after the quote settle most comparisons in one step.
@@ -55,29 +67,39 @@ export class CanonicalSink {
     this.marks[this.top++] = prefix;
   }
 
+  /** Marks the member pushed last as left out: it is still sorted (so its key is checked for repeats), then removed. */
+  leaveOutLast(): void {
+    this.leftOut[(this.top - 3) / 3] = 1;
+  }
+
   /**
-   * Sorts the members recorded since `base` by their canonical key bytes and pops them.
-   * Returns false, leaving the members unsorted, when a key repeats.
+   * Sorts the members recorded since `base` by their canonical key bytes and pops them, removing
+   * those left out (`leavingOut`: some are). Returns false, leaving the members unsorted, when a key repeats.
    */
-  sortMembers(base: number): boolean {
+  sortMembers(base: number, leavingOut = false): boolean {
     const marks = this.marks;
     const out = this.out;
+    let sorted = true;
     for (let i = base + 3; i < this.top; i += 3) {
       const order = compareMembers(out, marks, i - 3, i);
       if (order === 0) return false;
       if (order > 0) {
-        if (!this.reorder(base)) return false;
+        sorted = false;
         break;
       }
+    }
+    if (!sorted || leavingOut) {
+      const count = (this.top - base) / 3;
+      const order = sorted ? Array.from({ length: count }, (_, k) => base + 3 * k) : count <= 32 ? this.insertionOrder(base) : this.sortedOrder(base);
+      if (order === null) return false;
+      this.rewrite(base, order);
     }
     this.top = base;
     return true;
   }
 
-  private reorder(base: number): boolean {
-    const count = (this.top - base) / 3;
-    const order = count <= 32 ? this.insertionOrder(base) : this.sortedOrder(base);
-    if (order === null) return false;
+  private rewrite(base: number, order: number[]): void {
+    const count = order.length;
     // Members go past the end in key order, then back in one copy; members that stay
     // neighbours are copied together.
     const marks = this.marks;
@@ -85,19 +107,24 @@ export class CanonicalSink {
     const end = this.o;
     this.ensure(end - from);
     const out = this.out;
+    const leftOut = this.leftOut;
     let w = end;
     let k = 0;
     while (k < count) {
       let m = order[k]!;
+      if (leftOut[m / 3] === 1) {
+        k++;
+        continue;
+      }
       const start = marks[m]!;
-      while (++k < count && order[k] === m + 3) m += 3;
+      while (++k < count && order[k] === m + 3 && leftOut[(m + 3) / 3] === 0) m += 3;
       const stop = m + 3 < this.top ? marks[m + 3]! - 1 : end;
       if (w > end) out[w++] = 0x2c;
       copyBytes(out, start, stop, w);
       w += stop - start;
     }
     copyBytes(out, end, w, from);
-    return true;
+    this.o = from + (w - end);
   }
 
   /** Mark offsets of the members in key order, or null when a key repeats. */

@@ -1,3 +1,4 @@
+import { canonicalNumber } from "./canonical-number";
 import { CanonicalJsonError } from "./errors";
 import type { CanonicalSink } from "./canonical-sink";
 import { JsonScanner } from "./json-scanner";
@@ -9,17 +10,21 @@ const PLAIN_ASCII = new Uint8Array(128).map((_, c) => (c >= 0x20 && c !== 0x22 &
 /** Scalars straight from JSON text to canonical bytes, plus key helpers for objects. */
 export class CanonicalTokens extends JsonScanner {
   readonly sink: CanonicalSink;
+  /** Numbers by exact decimal value (`canonicalNumber`) instead of as sent. */
+  numbers = false;
 
   constructor(text: string, pos: number, maxDepth: number, sink: CanonicalSink) {
     super(text, pos, maxDepth);
     this.sink = sink;
   }
 
-  /** Numbers keep their exact source text; literals are copied as they are. */
+  /** Numbers keep their exact source text (or its `canonicalNumber`); literals are copied as they are. */
   protected scalar(c: number): void {
     const start = this.pos;
-    if (c === 0x2d || (c >= 0x30 && c <= 0x39)) this.scanNumber();
-    else if (c === 0x74) this.readLiteral("true");
+    if (c === 0x2d || (c >= 0x30 && c <= 0x39)) {
+      this.scanNumber();
+      if (this.numbers && this.notCanonicalNumber(start)) return this.writeNumber(canonicalNumber(this.text.slice(start, this.pos)));
+    } else if (c === 0x74) this.readLiteral("true");
     else if (c === 0x66) this.readLiteral("false");
     else if (c === 0x6e) this.readLiteral("null");
     else this.unexpected("expected a JSON value");
@@ -28,6 +33,45 @@ export class CanonicalTokens extends JsonScanner {
     const out = sink.out;
     let o = sink.o;
     for (let i = start; i < this.pos; i++) out[o++] = text.charCodeAt(i);
+    sink.o = o;
+  }
+
+  /**
+   * Whether a number's text differs from its `canonicalNumber`, looking at each character once: an
+   * integer is canonical but for `-0` and more than 21 trailing zeros; a decimal without exponent
+   * is unless it ends in 0 or starts 0.000000.
+   */
+  private notCanonicalNumber(start: number): boolean {
+    const text = this.text;
+    const end = this.pos;
+    let i = text.charCodeAt(start) === 0x2d ? start + 1 : start;
+    const intStart = i;
+    let zeros = 0;
+    let c = 0;
+    for (; i < end; i++) {
+      c = text.charCodeAt(i);
+      if (c === 0x2e || c === 0x65 || c === 0x45) break;
+      zeros = c === 0x30 ? zeros + 1 : 0;
+    }
+    if (i === end) return (zeros === 1 && end - intStart === 1 && intStart > start) || zeros > 21;
+    if (c !== 0x2e) return true;
+    const point = i;
+    let last = 0;
+    for (i++; i < end; i++) {
+      last = text.charCodeAt(i);
+      if (last === 0x65 || last === 0x45) return true;
+    }
+    if (last === 0x30) return true;
+    // 0.000000d: too small for the plain form.
+    return point - intStart === 1 && text.charCodeAt(intStart) === 0x30 && text.startsWith("000000", point + 1);
+  }
+
+  private writeNumber(s: string): void {
+    const sink = this.sink;
+    sink.ensure(s.length);
+    const out = sink.out;
+    let o = sink.o;
+    for (let i = 0; i < s.length; i++) out[o++] = s.charCodeAt(i);
     sink.o = o;
   }
 

@@ -1,4 +1,4 @@
-import type { PathFilter } from "./path-filter";
+import type { Normalise, PathFilter } from "./path-filter";
 
 /** What a null filter means: the whole value is hashed. */
 const WHOLE: PathFilter = { ignored: false, keepsOnlyListed: false, children: new Map() };
@@ -10,7 +10,14 @@ const WHOLE: PathFilter = { ignored: false, keepsOnlyListed: false, children: ne
  * storing the hash of a payload other than the one that was accepted.
  */
 export function hashesNoMoreThan(newer: PathFilter | null, older: PathFilter | null): boolean {
-  return covers(older ?? WHOLE, newer ?? WHOLE);
+  return normalisesAtLeast(newer?.normalise, older?.normalise) && covers(older ?? WHOLE, newer ?? WHOLE);
+}
+
+/** Each normalisation only makes more payloads equal: newer must apply every one older does. */
+function normalisesAtLeast(newer: Normalise | undefined, older: Normalise | undefined): boolean {
+  if (older === undefined) return true;
+  if (newer === undefined) return !older.numbers && !older.nulls && !older.emptyContainers;
+  return (newer.numbers || !older.numbers) && (newer.nulls || !older.nulls) && (newer.emptyContainers || !older.emptyContainers);
 }
 
 function covers(older: PathFilter, newer: PathFilter): boolean {

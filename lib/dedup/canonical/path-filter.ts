@@ -14,11 +14,39 @@ export interface PathFilter {
    */
   readonly keepsOnlyListed: boolean;
   readonly children: ReadonlyMap<string, PathFilter>;
+  /** On the root only: the normalisations applied to the whole value. */
+  readonly normalise?: Normalise;
+}
+
+/** What a service may normalise before hashing (see docs/normalisation.md). */
+export const NORMALISATIONS = ["numbers", "nulls", "empty_containers"] as const;
+export type Normalisation = (typeof NORMALISATIONS)[number];
+
+export interface Normalise {
+  /** Numbers compared by exact decimal value: `1`, `1.0`, `1e0` are one number. */
+  readonly numbers: boolean;
+  /** A member whose value is `null` is left out, as if absent. */
+  readonly nulls: boolean;
+  /** A member whose value is an empty object or array (sent so, or left so by the filter) is left out. */
+  readonly emptyContainers: boolean;
 }
 
 export interface HashSettings {
   ignoredPaths: readonly string[];
   includedPaths: readonly string[];
+  /** Absent or empty: no normalisation (how every service hashed before it existed). */
+  normalise?: readonly string[];
+}
+
+/** The normalisations a list names, or undefined for none; throws `invalid_normalisation` for an unknown name. */
+export function compileNormalise(names: readonly string[] | undefined): Normalise | undefined {
+  if (names === undefined || names.length === 0) return undefined;
+  for (const name of names) {
+    if (!(NORMALISATIONS as readonly string[]).includes(name)) {
+      throw new CanonicalJsonError("invalid_pointer", `unknown normalisation ${JSON.stringify(name)}: expected one of ${NORMALISATIONS.join(", ")}`);
+    }
+  }
+  return { numbers: names.includes("numbers"), nulls: names.includes("nulls"), emptyContainers: names.includes("empty_containers") };
 }
 
 interface MutableFilter {
@@ -27,6 +55,7 @@ interface MutableFilter {
   /** An included path ends here: all below is kept (but for ignored paths). */
   whole: boolean;
   children: Map<string, MutableFilter>;
+  normalise?: Normalise;
 }
 
 const node = (keepsOnlyListed: boolean): MutableFilter => ({ ignored: false, keepsOnlyListed, whole: false, children: new Map() });
@@ -76,8 +105,9 @@ export function compileIgnoredPaths(pointers: readonly string[]): PathFilter | n
  * payload is hashed. The empty pointer (the whole document) is refused in either list: ignoring it
  * would make every payload a duplicate, and including it is what an empty list already means.
  */
-export function compilePathFilter({ ignoredPaths, includedPaths }: HashSettings): PathFilter | null {
-  const root = node(false);
+export function compilePathFilter({ ignoredPaths, includedPaths, normalise: names }: HashSettings): PathFilter | null {
+  const normalise = compileNormalise(names);
+  const root: MutableFilter = node(false);
   // Shorter paths first: once a path is included whole, a longer one under it adds nothing.
   for (const tokens of pointerTokens(includedPaths, "included").sort((a, b) => a.length - b.length)) {
     root.keepsOnlyListed = true;
@@ -104,7 +134,8 @@ export function compilePathFilter({ ignoredPaths, includedPaths }: HashSettings)
     }
     if (at !== undefined) at.ignored = true;
   }
-  return root.children.size === 0 ? null : prune(root);
+  if (normalise !== undefined) root.normalise = normalise;
+  return root.children.size === 0 && normalise === undefined ? null : prune(root);
 }
 
 function pointerTokens(pointers: readonly string[], list: "ignored" | "included"): string[][] {

@@ -3,6 +3,8 @@ import { saveService } from "@/lib/services/save-service";
 import { getKeyDetail, getService, getServices } from "@/lib/services/read-services";
 import { errorSchema } from "@/lib/validation/common";
 import { keyDetailSchema, serviceSchema, serviceSettingsSchema } from "@/lib/validation/services";
+import { explainRequestSchema, explanationSchema } from "@/lib/validation/console-explain";
+import { explainCheck } from "@/lib/views/explain";
 import { filterAuthorized } from "@/lib/auth/authorize";
 import { allowed, service } from "../access";
 import { ok, type Route } from "../types";
@@ -38,6 +40,22 @@ export const serviceRoutes: Route[] = [
       const { db } = await ctx.store();
       const { service, created } = await saveService({ db, actor: ctx.actor, id: ctx.params[0]!, input });
       return ok((await getService(db, service.id)), created ? 201 : 200);
+    },
+  },
+  {
+    method: "POST",
+    path: "/api/v1/services/:id/explain",
+    access: service("read"),
+    doc: {
+      summary: "What check would answer for a payload now, and its canonical form after the service's filter and normalisation (writes nothing)",
+      tags: ["services"],
+      request: explainRequestSchema,
+      responses: { 200: explanationSchema, 400: errorSchema, 404: errorSchema },
+    },
+    handler: async (ctx) => {
+      const input = await ctx.json(explainRequestSchema);
+      const { db } = await ctx.store();
+      return ok(await explainCheck({ db, actor: ctx.actor, input: { ...input, serviceId: ctx.params[0]! } }));
     },
   },
   {

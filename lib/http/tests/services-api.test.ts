@@ -96,4 +96,32 @@ describe("services API", () => {
     expect(health.status).toBe(200);
     expect(health.body).toMatchObject({ status: "ok", store: { reachable: true, kind: "postgres" } });
   });
+
+  it("takes the normalisations, answers with them, and explains a payload in its normalised canonical form", async () => {
+    const id = uniqueId("svc");
+    const created = await api.request("PUT", `/api/v1/services/${id}`, { ignoredPaths: ["/meta/sentAt"] });
+    expect(created.body).toMatchObject({ normalise: ["empty_containers", "nulls", "numbers"], hashVersion: 1 });
+    const check = (payload: string) => api.request("POST", "/api/v1/check", `{"serviceId":"${id}","messageId":"m-1","payload":${payload}}`);
+    expect((await check('{"total":10.50,"meta":{"sentAt":"t1"}}')).body.decision).toBe("new");
+    expect((await check('{"total":1050e-2,"note":null}')).body.decision).toBe("duplicate");
+
+    const explained = await api.request("POST", `/api/v1/services/${id}/explain`, { messageId: "m-1", payload: '{"total":10.5e0,"meta":{"sentAt":"t9"}}' });
+    expect(explained.status).toBe(200);
+    expect(explained.body).toMatchObject({ decision: "duplicate", canonical: '{"total":10.5}', normalise: ["empty_containers", "nulls", "numbers"] });
+
+    const none = await api.request("PUT", `/api/v1/services/${id}`, { ignoredPaths: ["/meta/sentAt"], normalise: [] });
+    expect(none.body).toMatchObject({ normalise: [], hashVersion: 2 });
+    const plain = await api.request("POST", `/api/v1/services/${id}/explain`, { messageId: "m-2", payload: '{"total":10.50,"meta":{"sentAt":"t9"}}' });
+    expect(plain.body).toMatchObject({ decision: "new", canonical: '{"meta":{},"total":10.50}', normalise: [] });
+  });
+
+  it("refuses an unknown normalisation and a bad explain body with the field", async () => {
+    const id = uniqueId("svc");
+    const bad = await api.request("PUT", `/api/v1/services/${id}`, { normalise: ["floats"] });
+    expect(bad.status).toBe(400);
+    expect(bad.body.error.field).toMatch(/^normalise/);
+    await api.request("PUT", `/api/v1/services/${id}`, {});
+    const explain = await api.request("POST", `/api/v1/services/${id}/explain`, { messageId: "m-1", payload: "{not json" });
+    expect(explain.status).toBe(400);
+  });
 });

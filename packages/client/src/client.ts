@@ -20,6 +20,8 @@ import type {
   CreateTokenInput,
   CreateUserInput,
   DeleteKeyResponse,
+  ExplainRequest,
+  Explanation,
   Health,
   IdempotencyKeyState,
   IdempotencyScope,
@@ -298,6 +300,11 @@ export class WeirClient {
 
   async putService(id: string, settings: ServiceSettings, call?: CallOptions): Promise<Service> {
     return (await this.transport.json<Service>("PUT", `/api/v1/services/${seg(id)}`, settings, call)).body;
+  }
+
+  /** What check would answer for a payload (JSON text, kept exact), and its normalised canonical form; writes nothing. */
+  async explain(serviceId: string, input: ExplainRequest, call?: CallOptions): Promise<Explanation> {
+    return (await this.transport.json<Explanation>("POST", `/api/v1/services/${seg(serviceId)}/explain`, input, call)).body;
   }
 
   getKey(serviceId: string, messageId: string, call?: CallOptions): Promise<KeyDetail> {

@@ -33,6 +33,7 @@ import type {
   setJournalLevelSchema,
 } from "../../../lib/validation/journal";
 import type { keyDetailSchema, serviceSchema, serviceSettingsSchema } from "../../../lib/validation/services";
+import type { explainRequestSchema, explanationSchema } from "../../../lib/validation/console-explain";
 import type { createdTokenSchema, createTokenSchema, createUserSchema, setUserRoleSchema, tokenSchema } from "../../../lib/validation/tokens";
 import type {
   claimBatchResponseSchema,
@@ -69,6 +70,8 @@ export type ReleaseClaimResponse = z.output<typeof claimReleaseResponseSchema>;
 export type ServiceSettings = z.input<typeof serviceSettingsSchema>;
 export type Service = z.output<typeof serviceSchema>;
 export type KeyDetail = z.output<typeof keyDetailSchema>;
+export type ExplainRequest = z.input<typeof explainRequestSchema>;
+export type Explanation = z.output<typeof explanationSchema>;
 
 export type ConsumerGroupList = z.output<typeof consumerGroupListSchema>;
 export type PutConsumerGroupInput = z.input<typeof putConsumerGroupSchema>;

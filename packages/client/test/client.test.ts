@@ -175,6 +175,7 @@ describe("typed calls", () => {
       getService: () => r.getService("s"),
       putService: () => r.putService("s", {}),
       getKey: () => r.getKey("s", "m"),
+      explain: () => r.explain("s", { messageId: "m", payload: "{}" }),
       listTokens: () => r.listTokens(),
       createToken: () => r.createToken({ name: "t" }),
       revokeToken: () => r.revokeToken("tok_x", "leaked"),

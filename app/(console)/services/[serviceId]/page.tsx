@@ -56,7 +56,8 @@ export default async function KeyBrowserPage({
                 hashes only <code>{service.includedPaths.join(", ")}</code> ·{" "}
               </>
             ) : null}
-            ignored paths: {service.ignoredPaths.length ? <code>{service.ignoredPaths.join(", ")}</code> : "none"} · hash settings v
+            ignored paths: {service.ignoredPaths.length ? <code>{service.ignoredPaths.join(", ")}</code> : "none"} · normalises:{" "}
+            {service.normalise.length ? <code>{service.normalise.join(", ")}</code> : "nothing"} · hash settings v
             {service.hashVersion}
           </>
         }

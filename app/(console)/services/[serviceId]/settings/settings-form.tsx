@@ -18,13 +18,22 @@ interface FormText {
   historyDepth: string;
   ignoredPaths: string;
   includedPaths: string;
+  normalise: string[];
 }
+
+/** The normalisations, as the form offers them (docs/normalisation.md). */
+const NORMALISE_CHOICES: readonly { name: "numbers" | "nulls" | "empty_containers"; label: string }[] = [
+  { name: "numbers", label: "Numbers by exact value (1 = 1.0 = 1e0)" },
+  { name: "nulls", label: "null as absent" },
+  { name: "empty_containers", label: "Empty objects and arrays left out" },
+];
 
 const textOf = (s: ServiceSettingsView): FormText => ({
   displayName: s.displayName,
   historyDepth: String(s.historyDepth),
   ignoredPaths: s.ignoredPaths.join("\n"),
   includedPaths: s.includedPaths.join("\n"),
+  normalise: [...s.normalise],
 });
 
 /** One pointer per line; blank lines and the spaces around a pointer are not part of it. */
@@ -38,13 +47,14 @@ const draftOf = (serviceId: string, t: FormText): ServiceSettingsDraft => ({
     historyDepth: t.historyDepth.trim() === "" ? Number.NaN : Number(t.historyDepth),
     ignoredPaths: linesOf(t.ignoredPaths),
     includedPaths: linesOf(t.includedPaths),
+    normalise: NORMALISE_CHOICES.map((c) => c.name).filter((name) => t.normalise.includes(name)),
   },
 });
 
 /** Edit a service's settings, starting from what was typed before a sign-in when there is such a draft. */
 export function SettingsForm({ service }: { service: ServiceSettingsView }) {
   const kept = useKeptDraft(service.id);
-  return <SettingsEditor key={kept ?? "saved"} service={service} initial={kept === null ? textOf(service) : (JSON.parse(kept) as FormText)} restored={kept !== null} />;
+  return <SettingsEditor key={kept ?? "saved"} service={service} initial={kept === null ? textOf(service) : { ...textOf(service), ...(JSON.parse(kept) as Partial<FormText>) }} restored={kept !== null} />;
 }
 
 /** The preview of what the change does comes first, then saving it. */
@@ -73,7 +83,9 @@ function SettingsEditor({ service, initial, restored }: { service: ServiceSettin
   const previewed = preview.data?.ok && JSON.stringify(preview.variables) === JSON.stringify(draft) ? preview.data.data : null;
   const failure = (save.data && !save.data.ok ? save.data : null) ?? (preview.data && !preview.data.ok ? preview.data : null);
   const errors = failure?.fieldErrors ?? {};
-  const edit = (field: keyof FormText) => (e: { target: { value: string } }) => setText((t) => ({ ...t, [field]: e.target.value }));
+  const toggle = (name: string) => (e: { target: { checked: boolean } }) =>
+    setText((t) => ({ ...t, normalise: e.target.checked ? [...t.normalise, name] : t.normalise.filter((n) => n !== name) }));
+  const edit = (field: Exclude<keyof FormText, "normalise">) => (e: { target: { value: string } }) => setText((t) => ({ ...t, [field]: e.target.value }));
   return (
     <section className="panel" aria-label="Edit settings">
       <h2>Change the settings</h2>
@@ -101,6 +113,15 @@ function SettingsEditor({ service, initial, restored }: { service: ServiceSettin
           <textarea name="includedPaths" rows={4} cols={40} value={text.includedPaths} onChange={edit("includedPaths")} spellCheck={false} />
         </Field>
       </div>
+      <fieldset className="small" style={{ marginTop: "0.75rem" }}>
+        <legend>Normalise before hashing (a change is a new hash settings version)</legend>
+        {NORMALISE_CHOICES.map((choice) => (
+          <label key={choice.name} style={{ display: "block" }}>
+            <input type="checkbox" name="normalise" value={choice.name} checked={text.normalise.includes(choice.name)} onChange={toggle(choice.name)} /> {choice.label}
+          </label>
+        ))}
+        {errors.normalise ? <p className="error small">{errors.normalise.join("; ")}</p> : null}
+      </fieldset>
       <p className="actions">
         <button type="button" onClick={() => preview.mutate(draft)} disabled={preview.isPending}>
           {preview.isPending ? "Working it out…" : "Preview change"}

@@ -14,6 +14,7 @@ export function SettingsPreview({ preview, pending, onConfirm }: { preview: Serv
   if (next.historyDepth !== current.historyDepth) changes.push(["History depth", current.historyDepth, next.historyDepth]);
   if (next.ignoredPaths.join("\n") !== current.ignoredPaths.join("\n")) changes.push(["Ignored paths", pathList(current.ignoredPaths), pathList(next.ignoredPaths)]);
   if (next.includedPaths.join("\n") !== current.includedPaths.join("\n")) changes.push(["Included paths", pathList(current.includedPaths), pathList(next.includedPaths)]);
+  if (next.normalise.join("\n") !== current.normalise.join("\n")) changes.push(["Normalisation", pathList(current.normalise), pathList(next.normalise)]);
   return (
     <div className="callout" data-testid="settings-preview">
       {preview.unchanged ? (
@@ -36,7 +37,7 @@ export function SettingsPreview({ preview, pending, onConfirm }: { preview: Serv
             Checks from now on hash payloads under v{preview.hashVersionAfter}.
           </>
         ) : (
-          <>The same hash settings version (v{current.hashVersion}): the ignored and included paths do not change.</>
+          <>The same hash settings version (v{current.hashVersion}): the paths and normalisations do not change.</>
         )}{" "}
         Stored keys keep being compared under the settings they were made with: a payload unchanged under those is still a duplicate.
         {preview.newHashVersion ? " One that differs only where the new settings stop looking is changed once, then judged by the new settings." : null}
