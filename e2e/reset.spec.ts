@@ -12,7 +12,7 @@ test("bulk reset: preview, typed confirmation, progress, audit entry, then undo"
 
   // From the key browser's filter to a prefilled reset form.
   await page.goto(`/services/${serviceId}?prefix=r-`);
-  await page.getByRole("link", { name: "Reset matching keys…" }).click();
+  await page.getByRole("link", { name: "Reset these keys…" }).click();
   await expect(page).toHaveURL(/\/reset\?kind=last_seen/);
   await expect(page.getByLabel("Message id starts with")).toHaveValue("r-");
   await page.getByRole("button", { name: "Preview (dry run)" }).click();

@@ -96,3 +96,11 @@ export async function countKeys(db: DbOrTx, q: Omit<KeyPageQuery, "sort" | "limi
   const n = Number(row?.n ?? 0);
   return { count: Math.min(n, cap), capped: n > cap };
 }
+
+/** The ids of the keys the key browser's filters match, in id order, at most `limit`: what its "Reset these keys" resets. */
+export async function listMatchingKeyIds(db: DbOrTx, q: Omit<KeyPageQuery, "sort" | "limit" | "after" | "before">, limit: number): Promise<string[]> {
+  const where = await keyFilters(db, q);
+  const rows = await queryRows<{ message_id: string }>(db, sql`
+    select message_id from last_seen where ${sql.join(where, sql` and `)} and last_changed <= now() order by message_id limit ${limit}`);
+  return rows.map((row) => String(row.message_id));
+}

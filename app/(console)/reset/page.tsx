@@ -3,9 +3,9 @@ import { PageHeader } from "@/components/ui/page-header";
 import { StoreUnavailableNotice } from "@/components/ui/store-unavailable";
 import { requireConsoleActor } from "@/lib/auth/console-actor";
 import { can } from "@/lib/auth/authorize";
-import { loadResetPage } from "@/lib/views/reset-page";
+import { keyBrowserSelection, loadResetPage } from "@/lib/views/reset-page";
 import { withStore } from "@/lib/console/store";
-import { CONFIRM_THRESHOLD } from "@/lib/reset/constants";
+import { CONFIRM_THRESHOLD, MAX_LIST_IDS } from "@/lib/reset/constants";
 import { param, type SearchParams } from "@/lib/validation/console-common";
 import { ResetList } from "./_components/reset-list";
 import { ResetClient, type ResetPrefill } from "./reset-client";
@@ -29,12 +29,23 @@ export default async function ResetPage({ searchParams }: { searchParams: Promis
     from: text(query.from).slice(0, 16),
     to: text(query.to).slice(0, 16),
   };
+  // From the key browser with a version filter: its keys, resolved into a list (see keyBrowserSelection).
+  const fromBrowser = prefill.kind === "last_seen" && prefill.mode === "filter" && prefill.subject ? await withStore((db) => keyBrowserSelection(db, prefill.subject, query)) : null;
+  const browsed = fromBrowser?.ok ? fromBrowser.data : null;
+  if (browsed && !browsed.tooMany) Object.assign(prefill, { mode: "list", messageIds: browsed.ids.join("\n") });
   return (
     <>
       <PageHeader
         title="Reset (replay preparation)"
         description={`Forget last-seen keys or window records so that replayed events are processed again. Every reset is previewed, needs a reason, is typed-confirmed above ${CONFIRM_THRESHOLD} rows, audited, and can be undone for ${loaded.data.retentionDays} days.`}
       />
+      {browsed ? (
+        <p className="panel callout" role="status" data-testid="browser-selection">
+          {browsed.tooMany
+            ? `More than ${MAX_LIST_IDS.toLocaleString("en-US")} keys have version ${browsed.minVersion} or more under this filter: narrow it in the key browser, or reset by prefix and time alone below.`
+            : `The key browser's filter (version ${browsed.minVersion} or more) matches ${browsed.ids.length.toLocaleString("en-US")} keys; they are listed below, so the preview counts exactly those.`}
+        </p>
+      ) : null}
       {can(actor, "operate") ? (
         <ResetClient prefill={prefill} services={loaded.data.services} groups={loaded.data.groups} />
       ) : (

@@ -43,7 +43,8 @@ export default async function KeyBrowserPage({
     sort: filters?.sort === "asc" ? "asc" : undefined,
   };
   const filtered = Boolean(base.prefix || base.from || base.to || base.minVersion);
-  const resetHref = hrefWith("/reset", { kind: "last_seen", subject: service.id, mode: "filter", prefix: base.prefix, from: base.from, to: base.to });
+  // The reset opens with the browser's filter, so its preview counts exactly the keys shown here.
+  const resetHref = hrefWith("/reset", { kind: "last_seen", subject: service.id, mode: "filter", prefix: base.prefix, from: base.from, to: base.to, minVersion: base.minVersion });
   return (
     <>
       <PageHeader
@@ -70,7 +71,7 @@ export default async function KeyBrowserPage({
             ) : null}
             {can(actor, "operate") ? (
               <Link className="button" href={resetHref}>
-                Reset {filtered ? "matching keys" : "keys"}…
+                {filtered ? "Reset these keys…" : "Reset keys…"}
               </Link>
             ) : null}
           </>
