@@ -78,6 +78,8 @@ export interface ResetOptions {
   all?: boolean;
   reason?: string;
   dryRun?: boolean;
+  /** With --dry-run: the whole selection as CSV to this path ("-": stdout). */
+  csv?: string;
   confirm?: string;
   actor?: string;
 }

@@ -1,5 +1,9 @@
+import { createWriteStream } from "node:fs";
 import { readFile } from "node:fs/promises";
+import { Readable, Writable } from "node:stream";
+import { pipeline } from "node:stream/promises";
 import type { DbOrTx } from "@/db/types";
+import { resetSelectionCsv } from "@/lib/reset/preview-csv";
 import { previewReset } from "@/lib/reset/preview-reset";
 import { getResetProgress } from "@/lib/reset/progress";
 import { runReset, runUndo } from "@/lib/reset/run-reset";
@@ -63,11 +67,18 @@ function printPreview(preview: Awaited<ReturnType<typeof previewReset>>, subject
   if (preview.confirmWord) console.log(`a real run resets more than the confirmation threshold: add --confirm ${preview.confirmWord}`);
 }
 
+async function writeCsv(stream: ReadableStream<Uint8Array>, path: string): Promise<void> {
+  const out = path === "-" ? Writable.fromWeb(new WritableStream({ write: (chunk) => void process.stdout.write(chunk) })) : createWriteStream(path);
+  await pipeline(Readable.fromWeb(stream as import("node:stream/web").ReadableStream<Uint8Array>), out);
+}
+
 export async function runResetCommand(options: ResetOptions, globals: GlobalOptions): Promise<void> {
   const selection = await selectionOf(options);
   const { databaseUrl, quiet } = globals;
   const actor = cliActor(options.actor);
+  if (options.csv !== undefined && !options.dryRun) throw new CliError("--csv writes a dry run's selection: add --dry-run", EXIT.usage);
   await withStore({ databaseUrl }, async ({ db }) => {
+    if (options.csv !== undefined) return writeCsv(await resetSelectionCsv({ db, actor, input: selection }), options.csv);
     if (options.dryRun) return printPreview(await previewReset({ db, actor, input: selection }), selection.subject);
     const reason = requireReason(options.reason);
     const started = await startReset({ db, actor, input: { selection, reason, confirmation: options.confirm } });

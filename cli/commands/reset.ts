@@ -16,6 +16,7 @@ export function resetCommand(program: Command, globals: () => GlobalOptions): vo
     .option("--all", "filter: every key of the service or group")
     .option("--reason <why>", "why, for the audit log (required unless --dry-run)")
     .option("--dry-run", "show what would be reset, change nothing")
+    .option("--csv <path>", "with --dry-run: write the whole selection as CSV ('-' for stdout), as the console's download")
     .option("--confirm <id>", "the service or group id, required when more keys than the confirmation threshold are reset")
     .option("--actor <name>", "who to name in the audit log (default: the OS user)")
     .addHelpText(
@@ -25,6 +26,7 @@ Examples:
   $ weir reset --service billing-adapter --key O-00042 --reason "replay INC-311"
   $ weir reset --group mailer --keys-file ids.txt --reason "resend after SMTP outage"
   $ weir reset --service search-indexer --from 2025-05-01T10:00Z --to 2025-05-01T11:00Z --dry-run
+  $ weir reset --service search-indexer --prefix ord- --dry-run --csv selection.csv
   $ weir reset --service search-indexer --all --reason "reindex" --confirm search-indexer`,
     )
     .action(async (options: ResetOptions) => (await import("../actions/reset")).runResetCommand(options, globals()));

@@ -149,3 +149,18 @@ export async function transactionStart(db: DbOrTx): Promise<Date> {
   const result = await queryRows<{ now: string | Date }>(db, sql`select now() as now`);
   return new Date(result[0]!.now);
 }
+
+/** A selection's rows in message id order after `afterId`: the whole selection, read in keyset chunks (CSV download). */
+export async function selectionChunk(db: DbOrTx, s: ResetSelection, afterId: string | undefined, limit: number): Promise<SampleRow[]> {
+  const t = RESET_TABLES[s.kind];
+  const version = s.kind === "last_seen" ? sql.raw("t.version") : sql.raw("null::bigint");
+  const after = afterId === undefined ? sql`` : sql` and t.message_id > ${afterId}`;
+  const result = await queryRows<Record<string, unknown>>(db, sql`
+    select t.message_id, ${t.time} as at, ${version} as version from ${t.table} t
+    where ${await selectionWhere(db, s)}${after} order by t.message_id limit ${limit}`);
+  return result.map((row) => ({
+    messageId: String(row.message_id),
+    at: new Date(row.at as string),
+    version: row.version === null ? null : Number(row.version),
+  }));
+}
