@@ -132,6 +132,14 @@ export interface RevokeTokenOptions {
   actor?: string;
 }
 
+/** disable and reset-password: one user, by email, and why. */
+export interface UserChangeOptions {
+  email: string;
+  reason: string;
+  passwordStdin?: boolean;
+  actor?: string;
+}
+
 export interface CreateUserOptions {
   email: string;
   name?: string;

@@ -1,24 +1,25 @@
 import { auditBy } from "@/db/queries/audit";
-import { clearPassword, countEnabledAdmins, deleteSessionsOf, findUser, isUserDisabled } from "@/db/queries/auth-users";
+import { clearPassword, countEnabledAdmins, deleteSessionsOf, isUserDisabled } from "@/db/queries/auth-users";
 import type { DbOrTx } from "@/db/types";
-import { ConflictError, NotFoundError } from "@/lib/errors";
+import { ConflictError } from "@/lib/errors";
 import { disableUserSchema, type DisableUserInput } from "@/lib/validation/tokens";
 import type { Actor } from "../actor";
 import { authorize } from "../authorize";
 import { guardDestructive } from "../recent-sign-in";
+import { findUserByRef, type UserRef } from "./user-ref";
 
 /**
  * Withdraws a user's console access: their password hash is cleared (sign-in refuses them as
  * it refuses a wrong password) and every session ends. Resetting their password enables them
  * again. Nobody disables themselves, and the last admin who can sign in stays.
  */
-export async function disableUser({ db, actor, userId, input }: { db: DbOrTx; actor: Actor; userId: string; input: DisableUserInput }) {
+export async function disableUser({ db, actor, input, ...ref }: { db: DbOrTx; actor: Actor; input: DisableUserInput } & UserRef) {
   authorize(actor, "admin", "unscoped");
   await guardDestructive(actor, db);
   const { reason } = disableUserSchema.parse(input);
   return db.transaction(async (tx) => {
-    const user = await findUser(tx, userId);
-    if (!user) throw new NotFoundError(`user ${userId} does not exist`, "id");
+    const user = await findUserByRef(tx, ref);
+    const userId = user.id;
     if (user.email === actor.id) throw new ConflictError("you cannot disable your own account; another admin can");
     const wasDisabled = await isUserDisabled(tx, userId);
     if (!wasDisabled && user.role === "admin" && (await countEnabledAdmins(tx)) <= 1) {

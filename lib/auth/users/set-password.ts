@@ -2,7 +2,7 @@ import { randomBytes } from "node:crypto";
 import { hashPassword } from "better-auth/crypto";
 import { and, eq, sql } from "drizzle-orm";
 import { auditBy } from "@/db/queries/audit";
-import { deleteSessionsOf, findUser, findUserByEmail } from "@/db/queries/auth-users";
+import { deleteSessionsOf } from "@/db/queries/auth-users";
 import { authAccounts } from "@/db/schema";
 import type { DbOrTx } from "@/db/types";
 import { ConflictError, NotFoundError, ValidationError } from "@/lib/errors";
@@ -10,9 +10,8 @@ import { resetPasswordSchema, type ResetPasswordInput } from "@/lib/validation/t
 import type { Actor } from "../actor";
 import { authorize } from "../authorize";
 import { guardDestructive } from "../recent-sign-in";
+import { findUserByRef, type UserRef } from "./user-ref";
 
-/** Who: by email (the CLI, first start) or by id (the API and console). */
-type UserRef = { email: string; userId?: undefined } | { userId: string; email?: undefined };
 
 /**
  * Replaces a user's password and signs them out everywhere; a disabled user can sign in again.
@@ -31,8 +30,7 @@ async function replacePassword(db: DbOrTx, actor: Actor, { password, reason, ...
   if (newPassword.length < 12 || newPassword.length > 256) throw new ValidationError("password: 12 to 256 characters", "password");
   const passwordHash = await hashPassword(newPassword);
   return db.transaction(async (tx) => {
-    const user = ref.email !== undefined ? await findUserByEmail(tx, ref.email) : await findUser(tx, ref.userId);
-    if (!user) throw ref.email !== undefined ? new NotFoundError(`no user with email ${ref.email}`, "email") : new NotFoundError(`user ${ref.userId} does not exist`, "id");
+    const user = await findUserByRef(tx, ref);
     if (user.email === actor.id) throw new ConflictError("change your own password on the Account page (it keeps your session)");
     const updated = await tx
       .update(authAccounts)
@@ -46,10 +44,10 @@ async function replacePassword(db: DbOrTx, actor: Actor, { password, reason, ...
   });
 }
 
-/** An admin's reset from the API or the console: by id, with a reason; the password is generated unless given. */
-export async function resetUserPassword({ db, actor, userId, input }: { db: DbOrTx; actor: Actor; userId: string; input: ResetPasswordInput }) {
+/** An admin's reset from the API, the console or the CLI, with a reason; the password is generated unless given. */
+export async function resetUserPassword({ db, actor, input, ...ref }: { db: DbOrTx; actor: Actor; input: ResetPasswordInput } & UserRef) {
   authorize(actor, "admin", "unscoped");
   await guardDestructive(actor, db);
   const { password, reason } = resetPasswordSchema.parse(input);
-  return replacePassword(db, actor, { userId, password, reason });
+  return replacePassword(db, actor, { ...ref, password, reason });
 }
