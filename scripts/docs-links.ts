@@ -26,7 +26,6 @@ const EXTERNAL = /^[a-z][a-z0-9+.-]*:/i;
  */
 export const PENDING_PAGES: ReadonlySet<string> = new Set([
   "docs/console-basics.md",
-  "docs/console-charts.md",
   "docs/performance-console.md",
   "docs/normalisation.md",
   "docs/caller-data.md",
