@@ -115,7 +115,8 @@ export async function serviceKeyCounts(db: DbOrTx, serviceIds: readonly string[]
     if (e !== null && e > 2 * cap) large.set(id, e);
   }
   const counted = await cappedCounts(db, serviceIds.filter((id) => !large.has(id)), cap, citus);
-  const overflow = [...counted].filter(([, n]) => n > cap).map(([id]) => id);
+  // Past the cap, statistics that agree it is large are enough; only a service they underrate is sampled.
+  const overflow = [...counted].filter(([id, n]) => n > cap && !((estimate(id) ?? 0) > cap)).map(([id]) => id);
   const sampled = overflow.length > 0 ? await sampledCounts(db, overflow, citus, stats.pages) : new Map<string, number>();
   return serviceIds.map((serviceId) => {
     const statsEstimate = large.get(serviceId);
