@@ -77,7 +77,7 @@ async function main(): Promise<void> {
     const t0 = performance.now();
     if (!reuse) console.log(`  seeded ${await seedConsole(db as BenchDatabase, shape)} in ${((performance.now() - t0) / 1000).toFixed(0)} s`);
     else {
-      const { rows } = await db.pool.query<{ n: number }>("select count(*)::int as n from services");
+      const { rows } = await db.pool.query<{ n: number }>("select count(*)::int as n from services where id like 'svc-%'");
       if (rows[0]!.n !== shape.services) throw new Error(`--reuse-database: ${db.name} has ${rows[0]!.n} services, --keys ${KEYS} means ${shape.services}`);
       console.log(`  reusing ${db.name} as seeded before`);
     }
@@ -102,6 +102,7 @@ async function main(): Promise<void> {
       const pages: Page[] = [
         { name: "overview (24 h)", path: () => "/" },
         { name: "overview (7 d, groups)", path: () => "/?range=7d&kind=group" },
+        { name: "overview (30 d, one service)", path: (i) => `/?range=30d&kind=service&subject=${busy(i)}` },
         { name: "services", path: () => "/services" },
         { name: "key browser, first page", path: (i) => `/services/${busy(i)}` },
         { name: "key browser, next page", path: () => nextPath },

@@ -28,6 +28,9 @@ export function consoleShape(keys: number): ConsoleShape {
   };
 }
 
+/** Keys of the few small services added beside the shape's: below and above the exact-count cap. */
+export const SMALL_SERVICE_KEYS = [300, 1_200, 4_000, 9_000, 15_000];
+
 export const svc = (i: number) => `svc-${String(i).padStart(3, "0")}`;
 
 /**
@@ -48,6 +51,17 @@ export async function seedConsole(db: BenchDatabase, shape: ConsoleShape): Promi
       await insertSpreadKeys(db, s, Math.min(shape.services, s + 10) - 1, shape.perService);
     }
   });
+  // Small services too, so the list counts some keys exactly and estimates the rest (console-key-counts.ts).
+  await pool.query(
+    `insert into services (id, display_name, history_depth) select 'small-' || i, 'Small service ' || i, 0 from generate_series(0, $1::int - 1) i`,
+    [SMALL_SERVICE_KEYS.length],
+  );
+  await pool.query(
+    `insert into last_seen (service_id, message_id, hash, version, first_seen, last_changed)
+     select 'small-' || (s.i - 1), 'order-' || k, sha256(int8send(s.i * 1000000 + k)), 1, now(), now()
+     from unnest($1::int[]) with ordinality as s(n, i), generate_series(0, s.n - 1) k`,
+    [SMALL_SERVICE_KEYS],
+  );
   await pool.query(
     `insert into payload_versions (service_id, message_id, version, hash, payload, recorded_at)
      select l.service_id, l.message_id, v, sha256(convert_to(l.message_id || v, 'UTF8')),
