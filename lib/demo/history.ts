@@ -113,6 +113,9 @@ export async function seedHistory(db: DbOrTx, now = Date.now(), seed = 7): Promi
       await decide(at + 20 * 60_000, replayed);
     }
   }
+  // The server's timer may be writing some of these minutes too: let its flush land before the rollups are summed.
+  await stats.flush(db);
+  await new Promise((resolve) => setTimeout(resolve, 300));
   await stats.flush(db);
   await rebuildRollups(db);
   return { from, to, checks, orders: made };
