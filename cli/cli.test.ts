@@ -39,7 +39,7 @@ describe("weir CLI", () => {
   it("prints help with every command, and exits 2 on bad usage", async () => {
     const help = await weir(["--help"]);
     expect(help.code).toBe(0);
-    for (const command of ["migrate", "services", "groups", "keys", "claims", "reset", "erase", "export", "cleanup", "users", "tokens", "simulate"]) expect(help.stdout).toContain(command);
+    for (const command of ["migrate", "services", "groups", "keys", "claims", "reset", "replay-reset", "erase", "retention", "export", "cleanup", "users", "tokens", "simulate"]) expect(help.stdout).toContain(command);
     expect(help.stdout).toContain("Exit codes");
     const unknown = await weir(["frobnicate"]);
     expect(unknown.code).toBe(2);

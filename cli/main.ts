@@ -4,6 +4,7 @@ import { Command, CommanderError } from "commander";
 import { claimsCommand } from "./commands/claims";
 import { cleanupCommand } from "./commands/cleanup";
 import { eraseCommand, retentionCommand } from "./commands/erase";
+import { replayResetCommand } from "./commands/replay-reset";
 import { exportCommand } from "./commands/export";
 import { groupsCommand } from "./commands/groups";
 import { journalCommand } from "./commands/journal";
@@ -43,6 +44,7 @@ export function buildProgram(): Command {
     keysCommand,
     claimsCommand,
     resetCommand,
+    replayResetCommand,
     eraseCommand,
     retentionCommand,
     exportCommand,

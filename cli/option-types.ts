@@ -167,3 +167,20 @@ export interface RetentionOptions {
   reason?: string;
   actor?: string;
 }
+
+export interface ReplayResetOptions {
+  natsUrl?: string;
+  stream: string;
+  service?: string;
+  group?: string;
+  fromSeq?: string;
+  toSeq?: string;
+  from?: string;
+  to?: string;
+  idHeader?: string;
+  idPath?: string;
+  reason?: string;
+  dryRun?: boolean;
+  confirm?: string;
+  actor?: string;
+}

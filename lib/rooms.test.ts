@@ -26,6 +26,8 @@ const RULES: Record<string, readonly string[]> = {
   "lib/reset": [...BASE, "db", "lib/auth", "lib/validation"],
   // What weir forgets: on request (erasure) and by age (retention jobs).
   "lib/erase": [...BASE, "db", "lib/auth", "lib/validation"],
+  // A JetStream range read and turned into resets (reset's list mode): above lib/reset.
+  "lib/replay": [...BASE, "lib/auth", "lib/validation", "db", "lib/reset"],
   // The engine: decisions and their verbs. Never the services area, the stats, the metrics or a door.
   "lib/dedup": [...ENGINE, "lib/auth"],
   "lib/services": [...ENGINE, "lib/auth", "lib/dedup"],
@@ -40,11 +42,11 @@ const RULES: Record<string, readonly string[]> = {
   "lib/audit": [...ENGINE, "lib/auth", "lib/console", "lib/views"],
   "lib/metrics": [...BASE, "db", "lib/dedup", "lib/journal", "lib/erase"],
   "lib/http": [...ENGINE, "lib/auth", "lib/dedup", "lib/reset", "lib/services", "lib/audit", "lib/metrics", "lib/journal", "lib/erase"],
-  "lib/actions": [...ENGINE, "lib/auth", "lib/dedup", "lib/reset", "lib/services", "lib/audit", "lib/console", "lib/views", "lib/journal", "lib/erase"],
+  "lib/actions": [...ENGINE, "lib/auth", "lib/dedup", "lib/reset", "lib/services", "lib/audit", "lib/console", "lib/views", "lib/journal", "lib/erase", "lib/replay"],
   components: [...BASE, "lib/actions", "lib/auth", "lib/console", "lib/views", "lib/validation"],
   // Routing only: never db/ or the engine directly.
   app: [...BASE, "components", "lib/actions", "lib/audit", "lib/auth", "lib/console", "lib/views", "lib/reset", "lib/erase", "lib/services", "lib/validation"],
-  cli: [...ENGINE, "lib/auth", "lib/dedup", "lib/demo", "lib/http", "lib/reset", "lib/erase", "lib/services", "lib/journal"],
+  cli: [...ENGINE, "lib/auth", "lib/dedup", "lib/demo", "lib/http", "lib/reset", "lib/erase", "lib/replay", "lib/services", "lib/journal"],
 };
 
 const NOT_CHECKED = /\.test\.tsx?$|\.fixture\.ts$|test-helpers\.ts$|\.d\.ts$/;

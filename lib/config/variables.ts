@@ -151,6 +151,11 @@ export const VARIABLES = {
   ),
   WEIR_TRACE_URL: variable("journal", text(), "A template such as `https://tempo.example/trace/{traceId}`: the console links each journaled trace id through it."),
 
+  WEIR_NATS_URL: variable(
+    "process",
+    text({ defaultText: "unset" }),
+    "The NATS server (JetStream) a replay-aware reset reads its range from, e.g. `nats://127.0.0.1:4222`; unset, the reset page has no JetStream form (the CLI takes `--nats-url`).",
+  ),
   WEIR_PUBLIC_URL: variable(
     "console",
     url(["http:", "https:"]),
