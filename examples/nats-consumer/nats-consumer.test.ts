@@ -1,39 +1,29 @@
 import { spawn } from "node:child_process";
 import { randomBytes } from "node:crypto";
 import path from "node:path";
-import { jetstream, jetstreamManager, type JetStreamManager } from "@nats-io/jetstream";
+import { jetstream, type JetStreamManager } from "@nats-io/jetstream";
 import { connect, type NatsConnection } from "@nats-io/transport-node";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { beforeAll, describe, expect, it } from "vitest";
 import { createWeirClient } from "@weir/client";
 import { createTestToken } from "@/test/token.fixture";
 import { startTestApi } from "@/test/api-server";
-import { createTestDatabase, type TestDatabase } from "@/test/test-db";
+import type { TestDatabase } from "@/test/test-db";
+import { brokerTestContext, NATS_URL } from "./broker.fixture";
 import { startConsumer, type ConsumerHooks, type DedupMode } from "./consumer";
 import { ensureStream, publishOrderPaid, type OrderPaid } from "./events";
-import { ensureShipmentsTable, shipmentsPerOrder } from "./shipments";
+import { shipmentsPerOrder } from "./shipments";
 
-const NATS_URL = process.env.NATS_URL ?? "127.0.0.1:4222";
 const ACK_WAIT_MS = 800;
 const ORDERS = 20;
 const MAIN = path.join(import.meta.dirname, "main.ts");
 
+const broker = brokerTestContext();
+const { streams } = broker;
 let store: TestDatabase;
 let nats: NatsConnection;
 let jsm: JetStreamManager;
-const streams: string[] = [];
-
-beforeAll(async () => {
-  store = await createTestDatabase();
-  await ensureShipmentsTable(store.pool!);
-  nats = await connect({ servers: NATS_URL }).catch((err: Error) => {
-    throw new Error(`this test needs nats-server with JetStream (-js) at ${NATS_URL} (set NATS_URL): ${err.message}`);
-  });
-  jsm = await jetstreamManager(nats);
-});
-
-afterAll(async () => {
-  for (const stream of streams) await jsm.streams.delete(stream).catch(() => undefined);
-  await nats.close();
+beforeAll(() => {
+  ({ store, nats, jsm } = broker);
 });
 
 const order = (n: number): OrderPaid => ({ orderId: `O-${String(n).padStart(3, "0")}`, amount: `${n}.50`, currency: "EUR" });

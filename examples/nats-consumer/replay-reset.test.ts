@@ -1,34 +1,24 @@
 import { randomBytes } from "node:crypto";
-import { AckPolicy, DeliverPolicy, jetstream, jetstreamManager, type JetStreamManager } from "@nats-io/jetstream";
-import { connect, nanos, type NatsConnection } from "@nats-io/transport-node";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { AckPolicy, DeliverPolicy, jetstream, type JetStreamManager } from "@nats-io/jetstream";
+import { nanos, type NatsConnection } from "@nats-io/transport-node";
+import { beforeAll, describe, expect, it } from "vitest";
 import { SYSTEM_ACTOR } from "@/lib/auth/actor";
 import { previewReplayReset, startReplayReset } from "@/lib/replay/replay-reset";
 import { runReset } from "@/lib/reset/run-reset";
-import { createTestDatabase, type TestDatabase } from "@/test/test-db";
+import type { TestDatabase } from "@/test/test-db";
+import { brokerTestContext } from "./broker.fixture";
 import { startConsumer, type ConsumerStats } from "./consumer";
 import { IDEMPOTENCY_HEADER, ensureStream, publishOrderPaid } from "./events";
-import { ensureShipmentsTable, shipmentsPerOrder } from "./shipments";
+import { shipmentsPerOrder } from "./shipments";
 
-const NATS_URL = process.env.NATS_URL ?? "127.0.0.1:4222";
 const ORDERS = 20;
+const broker = brokerTestContext();
+const { streams } = broker;
 let store: TestDatabase;
 let nats: NatsConnection;
 let jsm: JetStreamManager;
-const streams: string[] = [];
-
-beforeAll(async () => {
-  store = await createTestDatabase();
-  await ensureShipmentsTable(store.pool!);
-  nats = await connect({ servers: NATS_URL }).catch((err: Error) => {
-    throw new Error(`this test needs nats-server with JetStream (-js) at ${NATS_URL} (set NATS_URL): ${err.message}`);
-  });
-  jsm = await jetstreamManager(nats);
-});
-
-afterAll(async () => {
-  for (const stream of streams) await jsm.streams.delete(stream).catch(() => undefined);
-  await nats.close();
+beforeAll(() => {
+  ({ store, nats, jsm } = broker);
 });
 
 const orderId = (n: number) => `R-${String(n).padStart(3, "0")}`;
