@@ -59,6 +59,7 @@ test("every page: main landmark, skip link, 0 serious or critical axe violations
     ["reports", "/reports"],
     ["audit", "/audit"],
     ["tokens", "/tokens"],
+    ["users", "/users"],
     ["account", "/account"],
     ["find", "/find?q=order-1"],
     ["find-hash", `/find?q=${hash}`],
