@@ -46,3 +46,17 @@ describe("weir reset --dry-run --csv", () => {
     expect(notDry.code).toBe(2);
   });
 });
+
+describe("weir tokens list", () => {
+  it("names an expired token expired, and when a live one expires", { timeout: 120_000 }, async () => {
+    const created = await weir(["tokens", "create", "--name", "short-lived", "--all", "--expires-in-days", "30"]);
+    expect(created.code, created.stderr).toBe(0);
+    const id = /token (tok_\S+)/.exec(created.stderr)![1]!;
+    const expired = await weir(["tokens", "create", "--name", "past", "--all", "--expires-in-days", "1"]);
+    const pastId = /token (tok_\S+)/.exec(expired.stderr)![1]!;
+    await store().db.execute(sql`update api_tokens set expires_at = now() - interval '1 day' where id = ${pastId}`);
+    const listed = await weir(["tokens", "list"]);
+    expect(listed.stdout.split("\n").find((l) => l.startsWith(id))).toMatch(/\tactive, expires \d{4}-/);
+    expect(listed.stdout.split("\n").find((l) => l.startsWith(pastId))).toMatch(/\texpired \d{4}-/);
+  });
+});

@@ -11,11 +11,18 @@ const scopesOf = (d: TokenBody) => `services [${d.services.join(", ")}], groups 
 const limitsOf = (d: Pick<TokenBody, "maxInFlight" | "requestsPerSecond">) =>
   `in flight ${d.maxInFlight ?? "default share"}, requests/s ${d.requestsPerSecond ?? "unlimited"} (per node)`;
 
+/** Revoked, expired (named as such: the API refuses it with token_expired), or active until when. */
+function statusOf(t: TokenBody): string {
+  if (t.revokedAt) return `revoked ${t.revokedAt}`;
+  if (t.expiresAt && Date.parse(t.expiresAt) <= Date.now()) return `expired ${t.expiresAt}`;
+  return t.expiresAt ? `active, expires ${t.expiresAt}` : "active";
+}
+
 export async function runListTokens(options: { all?: boolean; json?: boolean }, globals: GlobalOptions): Promise<void> {
   await withStore({ databaseUrl: globals.databaseUrl }, async ({ db }) => {
     for (const t of await listApiTokensVerb({ db, actor: cliActor(), includeRevoked: options.all })) {
       if (options.json) console.log(JSON.stringify(t));
-      else console.log(`${t.id}\t${t.prefix}…\t${t.role}\t"${t.name}"\t${scopesOf(t)}\t${limitsOf(t)}\t${t.revokedAt ? `revoked ${t.revokedAt}` : "active"}`);
+      else console.log(`${t.id}\t${t.prefix}…\t${t.role}\t"${t.name}"\t${scopesOf(t)}\t${limitsOf(t)}\t${statusOf(t)}`);
     }
   });
 }
