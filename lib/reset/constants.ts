@@ -1,4 +1,4 @@
-import { setting } from "@/lib/config";
+/** Plain numbers only: the reset form (a client module) imports this file, so it reads no setting. */
 
 /** Rows per reset or undo statement: each is its own short transaction. */
 export const RESET_BATCH_SIZE = 5_000;
@@ -10,8 +10,3 @@ export const MAX_LIST_IDS = 10_000;
 export const RESET_CSV_MAX_ROWS = 100_000;
 /** A runner that has not beaten for this long is presumed dead and may be taken over. */
 export const STALE_RUNNER_SECONDS = 30;
-
-/** How long a reset can be undone: `WEIR_RESET_RETENTION_DAYS`, else 7 days. */
-export function resetRetentionDays(): number {
-  return setting("WEIR_RESET_RETENTION_DAYS");
-}

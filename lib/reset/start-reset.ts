@@ -7,7 +7,8 @@ import { authorize } from "@/lib/auth/authorize";
 import { guardDestructive } from "@/lib/auth/recent-sign-in";
 import { UnprocessableError } from "@/lib/errors";
 import { startResetSchema, type StartResetInput } from "@/lib/validation/reset";
-import { CONFIRM_THRESHOLD, RESET_BATCH_SIZE, resetRetentionDays } from "./constants";
+import { CONFIRM_THRESHOLD, RESET_BATCH_SIZE } from "./constants";
+import { resetRetentionDays } from "./retention-days";
 import { auditTarget, resetView, type ResetView } from "./views";
 
 /**
