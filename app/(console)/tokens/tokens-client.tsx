@@ -212,6 +212,7 @@ export function TokensClient({ tokens, canManage }: { tokens: ConsoleToken[]; ca
       {tokens.length === 0 ? (
         <p>No tokens yet.</p>
       ) : (
+        <div className="table-wrap">
         <table>
           <thead>
             <tr>
@@ -271,6 +272,7 @@ export function TokensClient({ tokens, canManage }: { tokens: ConsoleToken[]; ca
             ))}
           </tbody>
         </table>
+        </div>
       )}
     </>
   );
