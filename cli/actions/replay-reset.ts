@@ -34,7 +34,7 @@ export async function runReplayResetCommand(options: ReplayResetOptions, globals
   try {
     await withStore({ databaseUrl: globals.databaseUrl }, async ({ db }) => {
       if (options.dryRun) {
-        const p = await previewReplayReset({ db, actor, nats, input: range });
+        const p = await previewReplayReset({ db, actor, nats: (work) => work(nats), input: range });
         console.log(
           `dry run: ${p.messages} messages (seq ${p.firstSeq ?? "-"}..${p.lastSeq ?? "-"}) name ${p.idCount} ids; ${p.count} have state and would be reset ` +
             `in ${p.parts} reset(s), ${p.missing} have none; ${p.withoutId} messages had no id; nothing was changed`,
@@ -44,7 +44,7 @@ export async function runReplayResetCommand(options: ReplayResetOptions, globals
         return;
       }
       const reason = requireReason(options.reason);
-      const resets = await startReplayReset({ db, actor, nats, input: { range, reason, confirmation: options.confirm } });
+      const resets = await startReplayReset({ db, actor, nats: (work) => work(nats), input: { range, reason, confirmation: options.confirm } });
       for (const started of resets) {
         await runReset(db, started.id);
         console.log(`reset #${started.id}: ${started.planned} keys of ${started.subject}, undo with: weir undo-reset ${started.id} --reason "<why>"`);

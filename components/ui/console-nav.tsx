@@ -10,6 +10,7 @@ const LINKS = [
   { href: "/reports", label: "Reports" },
   { href: "/explain", label: "Explain" },
   { href: "/reset", label: "Reset" },
+  { href: "/erase", label: "Erase" },
   { href: "/groups", label: "Consumer groups" },
   { href: "/idempotency", label: "Idempotency keys" },
   { href: "/audit", label: "Audit log" },

@@ -55,7 +55,7 @@ describe("replay-aware reset from a JetStream range", () => {
 
     // Sequences 6..12: orders R-006..R-012.
     const range = { kind: "window" as const, subject: group, stream, fromSeq: 6, toSeq: 12, idFrom: { header: IDEMPOTENCY_HEADER } };
-    const preview = await previewReplayReset({ db: store.db, actor: SYSTEM_ACTOR, nats, input: range });
+    const preview = await previewReplayReset({ db: store.db, actor: SYSTEM_ACTOR, nats: (work) => work(nats), input: range });
     expect(preview).toMatchObject({ messages: 7, idCount: 7, count: 7, missing: 0, withoutId: 0, firstSeq: 6, lastSeq: 12, parts: 1 });
 
     // The same range by time (from the 6th message's store time to the 13th's), and ids read from the payload.
@@ -63,13 +63,13 @@ describe("replay-aware reset from a JetStream range", () => {
     const byTime = await previewReplayReset({
       db: store.db,
       actor: SYSTEM_ACTOR,
-      nats,
+      nats: (work) => work(nats),
       input: { kind: "window", subject: group, stream, from: (await at(6)).toISOString(), to: (await at(13)).toISOString(), idFrom: { path: "/orderId" } },
     });
     expect(byTime).toMatchObject({ messages: 7, idCount: 7, count: 0, missing: 7, firstSeq: 6, lastSeq: 12 });
-    await expect(previewReplayReset({ db: store.db, actor: SYSTEM_ACTOR, nats, input: { ...range, stream: `NO_${tag}` } })).rejects.toThrow(/does not exist/);
+    await expect(previewReplayReset({ db: store.db, actor: SYSTEM_ACTOR, nats: (work) => work(nats), input: { ...range, stream: `NO_${tag}` } })).rejects.toThrow(/does not exist/);
 
-    const [reset, ...more] = await startReplayReset({ db: store.db, actor: SYSTEM_ACTOR, nats, input: { range, reason: "replay after the carrier outage" } });
+    const [reset, ...more] = await startReplayReset({ db: store.db, actor: SYSTEM_ACTOR, nats: (work) => work(nats), input: { range, reason: "replay after the carrier outage" } });
     expect(more).toEqual([]);
     expect(reset).toMatchObject({ mode: "list", planned: 7, messageIdCount: 7 });
     expect(reset!.reason).toContain(`JetStream ${stream} seq 6..12`);

@@ -45,10 +45,10 @@ export const keyHashOf = (key: string) => `sha256:${createHash("sha256").update(
  */
 export async function eraseKeys({ db, actor, input, batchSize = ERASE_BATCH_SIZE }: { db: DbOrTx; actor: Actor; input: EraseInput; batchSize?: number }): Promise<EraseResult> {
   authorize(actor, "operate");
+  await guardDestructive(actor, db);
   const { reason, confirmation, ...rest } = eraseSchema.parse(input);
   const selection: EraseSelection = rest;
   authorizeErase(actor, selection);
-  await guardDestructive(actor, db);
   const started = performance.now();
   const key = selection.key ?? null;
   const confirmWord = key ?? selection.subject;

@@ -2,6 +2,7 @@ import type { NatsConnection } from "@nats-io/transport-node";
 import type { DbOrTx } from "@/db/types";
 import type { Actor } from "@/lib/auth/actor";
 import { authorize } from "@/lib/auth/authorize";
+import { guardDestructive } from "@/lib/auth/recent-sign-in";
 import { UnprocessableError } from "@/lib/errors";
 import { MAX_LIST_IDS } from "@/lib/reset/constants";
 import { previewReset } from "@/lib/reset/preview-reset";
@@ -10,6 +11,9 @@ import type { ResetView } from "@/lib/reset/views";
 import { reasonSchema } from "@/lib/validation/window";
 import { replayRangeSchema, type ReplayRange, type ReplayRangeInput } from "@/lib/validation/replay";
 import { readRange, type RangeRead } from "./read-range";
+
+/** Runs `work` on a connection to the NATS server (the door decides which server, and closes it). */
+export type WithNats = <T>(work: (nats: NatsConnection) => Promise<T>) => Promise<T>;
 
 export interface ReplayPreview extends Omit<RangeRead, "ids"> {
   /** Distinct ids the range names. */
@@ -33,11 +37,11 @@ function authorizeRange(actor: Actor, range: ReplayRange): void {
 }
 
 /** Reads the range from JetStream and previews the reset of exactly the keys it names. Changes nothing. */
-export async function previewReplayReset({ db, actor, nats, input }: { db: DbOrTx; actor: Actor; nats: NatsConnection; input: ReplayRangeInput }): Promise<ReplayPreview> {
+export async function previewReplayReset({ db, actor, nats, input }: { db: DbOrTx; actor: Actor; nats: WithNats; input: ReplayRangeInput }): Promise<ReplayPreview> {
   authorize(actor, "operate");
   const range = replayRangeSchema.parse(input);
   authorizeRange(actor, range);
-  const { ids, ...read } = await readRange(nats, range);
+  const { ids, ...read } = await nats((connection) => readRange(connection, range));
   const preview: ReplayPreview = { ...read, idCount: ids.length, count: 0, missing: 0, sample: [], parts: 0, confirmWord: null };
   for (const page of pages(ids)) {
     const part = await previewReset({ db, actor, input: selectionOf(range, page) });
@@ -63,14 +67,15 @@ export async function startReplayReset({
 }: {
   db: DbOrTx;
   actor: Actor;
-  nats: NatsConnection;
+  nats: WithNats;
   input: { range: ReplayRangeInput; reason: string; confirmation?: string };
 }): Promise<ResetView[]> {
   authorize(actor, "operate");
+  await guardDestructive(actor, db);
   const range = replayRangeSchema.parse(input.range);
   const reason = reasonSchema.parse(input.reason);
   authorizeRange(actor, range);
-  const { ids, firstSeq, lastSeq } = await readRange(nats, range);
+  const { ids, firstSeq, lastSeq } = await nats((connection) => readRange(connection, range));
   const where = `JetStream ${range.stream} seq ${firstSeq ?? "-"}..${lastSeq ?? "-"}`;
   const resets: ResetView[] = [];
   for (const page of pages(ids)) {

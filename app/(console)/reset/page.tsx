@@ -7,17 +7,30 @@ import { keyBrowserSelection, loadResetPage } from "@/lib/views/reset-page";
 import { withStore } from "@/lib/console/store";
 import { CONFIRM_THRESHOLD, MAX_LIST_IDS } from "@/lib/reset/constants";
 import { param, type SearchParams } from "@/lib/validation/console-common";
+import { setting } from "@/lib/config";
+import { ReplayForm } from "./_components/replay-form";
 import { ResetList } from "./_components/reset-list";
 import { ResetClient, type ResetPrefill } from "./reset-client";
 
 export const dynamic = "force-dynamic";
 export const metadata: Metadata = { title: "Reset" };
 
+function natsHost(url: string | undefined): string | undefined {
+  if (!url) return undefined;
+  try {
+    return new URL(url.includes("://") ? url : `nats://${url}`).host;
+  } catch {
+    return "the configured NATS server";
+  }
+}
+
 const text = (value: unknown) => (typeof param(value) === "string" ? String(param(value)).slice(0, 512) : "");
 
 export default async function ResetPage({ searchParams }: { searchParams: Promise<SearchParams> }) {
   const actor = await requireConsoleActor("read");
   const query = await searchParams;
+  // Shown as where the range is read from: the host only, never credentials in the URL.
+  const natsUrl = natsHost(setting("WEIR_NATS_URL"));
   const loaded = await withStore((db) => loadResetPage(db));
   if (!loaded.ok) return <StoreUnavailableNotice />;
   const prefill: ResetPrefill = {
@@ -47,7 +60,10 @@ export default async function ResetPage({ searchParams }: { searchParams: Promis
         </p>
       ) : null}
       {can(actor, "operate") ? (
-        <ResetClient prefill={prefill} services={loaded.data.services} groups={loaded.data.groups} />
+        <>
+          <ResetClient prefill={prefill} services={loaded.data.services} groups={loaded.data.groups} />
+          {natsUrl ? <ReplayForm natsUrl={natsUrl} /> : null}
+        </>
       ) : (
         <p className="panel muted">Resetting needs the operator role; you can follow resets below.</p>
       )}
