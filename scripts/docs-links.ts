@@ -26,11 +26,7 @@ const EXTERNAL = /^[a-z][a-z0-9+.-]*:/i;
  */
 export const PENDING_PAGES: ReadonlySet<string> = new Set([
   "docs/console-basics.md",
-  "docs/performance-console.md",
-  "docs/normalisation.md",
   "docs/caller-data.md",
-  "docs/retention.md",
-  "docs/replays.md",
 ]);
 const HTML_ANCHOR = /\b(?:id|name)="([^"]+)"/g;
 const HTML_LINK = /\b(?:href|src)="([^"]+)"/g;
