@@ -27,6 +27,11 @@ describe("spikes and trends", () => {
     expect(judge(points)).toEqual([expect.objectContaining({ kind: "spike", peak: T0 + 40 * HOUR, peakDuplicates: 900, to: T0 + 41 * HOUR })]);
   });
 
+  it("keeps a burst with a raised tail a spike: a trend's length is that of its elevated buckets", () => {
+    const points = hourly(168, () => 1_000, (h) => (h === 40 ? 900 : h > 40 && h <= 43 ? 70 : 50 + (noise(h) % 2)));
+    expect(judge(points)).toEqual([expect.objectContaining({ kind: "spike", from: T0 + 40 * HOUR, to: T0 + 44 * HOUR, peakDuplicates: 900 })]);
+  });
+
   it("tells a trend and a spike apart in one range, and one quiet bucket does not split a trend", () => {
     const points = hourly(168, () => 1_000, (h) => (h === 20 ? 600 : h >= 60 && h < 66 ? (h === 62 ? 60 : 400) : 50 + noise(h)));
     const findings = judge(points);

@@ -6,8 +6,8 @@ import type { Counters } from "@/db/queries/console-stats";
  * measures: its duplicate **rate** (duplicates ÷ checks), and its duplicate **count** when the rest
  * of its traffic stayed usual (a busier hour at the usual rate is a rhythm, not a finding). A bucket
  * far above the baseline on either is *elevated*, half as far is *raised*. A finding is a run of
- * raised buckets (one quiet bucket does not split it) holding an elevated one: a **trend** when it
- * lasts TREND_MIN_MS or more, else a **spike**.
+ * raised buckets (one quiet bucket does not split it) holding an elevated one: a **trend** when its
+ * elevated buckets span TREND_MIN_MS or more, else a **spike**.
  */
 
 type Sample = Pick<Counters, "checks" | "duplicates">;
@@ -118,11 +118,13 @@ export function findingsOf<P extends Sample & { t: number }>(points: readonly P[
     let end = i;
     while (end + 1 < points.length && (levels[end + 1]! > 0 || (end + 2 < points.length && levels[end + 2]! > 0))) end++;
     const run = points.slice(i, end + 1);
-    if (levels.slice(i, end + 1).includes(2)) {
+    const runLevels = levels.slice(i, end + 1);
+    if (runLevels.includes(2)) {
       const peak = run.reduce((a, b) => (b.duplicates > a.duplicates ? b : a));
-      const span = run.length * step;
+      // Its length is judged from its first to its last elevated bucket: a burst with a raised tail stays a spike.
+      const elevated = runLevels.lastIndexOf(2) - runLevels.indexOf(2) + 1;
       findings.push({
-        kind: span >= TREND_MIN_MS && run.length >= 2 ? "trend" : "spike",
+        kind: elevated * step >= TREND_MIN_MS && elevated >= 2 ? "trend" : "spike",
         from: run[0]!.t,
         to: run[run.length - 1]!.t + step,
         peak: peak.t,
