@@ -38,5 +38,14 @@ describe("group pages", () => {
     const all = await loadGroups(store.db, NOW);
     expect(all.groups.map((g) => g.id)).toEqual(["orders", "payments"]);
     for (const g of all.groups) expect(g).toMatchObject(await minuteTotals(g.id));
+    // The 24 h before, which the list compares each rate with, from the rollups too.
+    const since = Math.floor((NOW - 86_400_000) / 60_000) * 60_000;
+    for (const g of all.groups) {
+      const [day] = await queryRows<{ checks: number; duplicates: number }>(store.db, sql`
+        select sum(checks)::float8 as checks, sum(duplicates)::float8 as duplicates from stats_minute
+        where subject_kind = 'group' and subject = ${g.id}
+          and bucket >= ${new Date(since - 86_400_000).toISOString()}::timestamptz and bucket < ${new Date(since).toISOString()}::timestamptz`);
+      expect(g.previous).toEqual(day);
+    }
   });
 });

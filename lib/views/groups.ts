@@ -1,10 +1,13 @@
-import { rolledSpans, statsBySubject, type Counters } from "@/db/queries/console-stats";
+import { rolledSpans, statsBetween, statsBySubject, type Counters } from "@/db/queries/console-stats";
 import { findClaim, groupExists, groupWindows, listGroupIds, type GroupWindowRow } from "@/db/queries/console-groups";
 import type { DbOrTx } from "@/db/types";
 import { defaultTtlSeconds } from "@/lib/dedup/window/default-ttl";
 import { findConsumerGroup, listTtlChanges } from "@/lib/dedup/window/groups";
 
-export interface GroupSummary extends GroupWindowRow, Counters {}
+export interface GroupSummary extends GroupWindowRow, Counters {
+  /** Claims and duplicates of the 24 h before the last 24 h, which the list compares with. */
+  previous: Pick<Counters, "checks" | "duplicates">;
+}
 
 export interface TtlChangeView {
   id: number;
@@ -24,19 +27,22 @@ const DAY_MS = 86_400_000;
 /** Every group with its window, its last 24 h of traffic (from the rollups) and its cleanup lag. */
 export async function loadGroups(db: DbOrTx, now = Date.now()): Promise<{ defaultTtlSeconds: number; groups: GroupSummary[] }> {
   const since = new Date(Math.floor((now - DAY_MS) / 60_000) * 60_000);
-  const [ids, totals] = await Promise.all([
-    listGroupIds(db),
-    rolledSpans(db).then((rolled) => statsBySubject(db, { kind: "group", since, rolled })),
+  const [ids, rolled] = await Promise.all([listGroupIds(db), rolledSpans(db)]);
+  const [totals, before] = await Promise.all([
+    statsBySubject(db, { kind: "group", since, rolled }),
+    statsBetween(db, { kind: "group", since: new Date(since.getTime() - DAY_MS), rolled }, since),
   ]);
   const all = [...new Set([...ids, ...totals.map((t) => t.subject)])].sort();
   const ttl = defaultTtlSeconds();
   const windows = await groupWindows(db, all, ttl);
   const byId = new Map(totals.map((t) => [t.subject, t]));
+  const beforeById = new Map(before.map((t) => [t.subject, t]));
   return {
     defaultTtlSeconds: ttl,
     groups: windows.map((w) => {
       const { subject: _subject, ...counters } = byId.get(w.id) ?? { subject: w.id, ...ZERO };
-      return { ...w, ...counters };
+      const previous = beforeById.get(w.id);
+      return { ...w, ...counters, previous: { checks: previous?.checks ?? 0, duplicates: previous?.duplicates ?? 0 } };
     }),
   };
 }

@@ -27,7 +27,7 @@ describe("service list", () => {
   it("counts keys exactly, finds the last activity and the hourly duplicate rate of the day", async () => {
     const list = await loadServiceList(store.db, NOW);
     const b = list.find((s) => s.id === busy)!;
-    expect(b).toMatchObject({ keys: 105, keysExact: true, checks24h: 100, duplicates24h: 25 });
+    expect(b).toMatchObject({ keys: 105, keysExact: true, checks24h: 100, duplicates24h: 25, previous24h: { checks: 1000, duplicates: 0 } });
     expect(b.duplicateRates).toHaveLength(24);
     expect(b.duplicateRates.filter((r) => r !== null)).toEqual([0.25]);
     expect(Date.parse(b.lastActivity!)).toBeGreaterThan(NOW - 3 * 3_600_000);

@@ -1,6 +1,6 @@
 import { serviceKeyCounts } from "@/db/queries/console-key-counts";
 import { serviceActivity } from "@/db/queries/console-service-list";
-import { hourlyRolledUntil } from "@/db/queries/console-stats";
+import { hourlyRolledUntil, rolledSpans, statsBetween, type Counters } from "@/db/queries/console-stats";
 import { listServices } from "@/db/queries/services";
 import type { DbOrTx } from "@/db/types";
 
@@ -11,6 +11,8 @@ export interface ServiceListItem {
   historyDepth: number;
   checks24h: number;
   duplicates24h: number;
+  /** Checks and duplicates of the 24 hours before those, which the list compares with. */
+  previous24h: Pick<Counters, "checks" | "duplicates">;
   /** Duplicate share per hour of the last 24 h, oldest first (null: no checks that hour). */
   duplicateRates: (number | null)[];
   lastActivity: string | null;
@@ -29,7 +31,12 @@ export async function loadServiceList(db: DbOrTx, now = Date.now()): Promise<Ser
   const firstHour = Math.floor(now / HOUR) * HOUR - 23 * HOUR;
   const [services, hourlyUntil] = await Promise.all([listServices(db), hourlyRolledUntil(db)]);
   const ids = services.map((s) => s.id);
-  const [rows, counts] = await Promise.all([serviceActivity(db, ids, new Date(firstHour), hourlyUntil), serviceKeyCounts(db, ids)]);
+  const [rows, counts, before] = await Promise.all([
+    serviceActivity(db, ids, new Date(firstHour), hourlyUntil),
+    serviceKeyCounts(db, ids),
+    rolledSpans(db).then((rolled) => statsBetween(db, { kind: "service", since: new Date(firstHour - 24 * HOUR), rolled }, new Date(firstHour))),
+  ]);
+  const beforeById = new Map(before.map((b) => [b.subject, b]));
   const activity = new Map(rows.map((a) => [a.serviceId, a]));
   const keys = new Map(counts.map((c) => [c.serviceId, c]));
   return services.map((s) => {
@@ -43,6 +50,7 @@ export async function loadServiceList(db: DbOrTx, now = Date.now()): Promise<Ser
       historyDepth: s.historyDepth,
       checks24h: hours.reduce((sum, h) => sum + (h?.checks ?? 0), 0),
       duplicates24h: hours.reduce((sum, h) => sum + (h?.duplicates ?? 0), 0),
+      previous24h: { checks: beforeById.get(s.id)?.checks ?? 0, duplicates: beforeById.get(s.id)?.duplicates ?? 0 },
       duplicateRates: hours.map((h) => (h && h.checks > 0 ? h.duplicates / h.checks : null)),
       lastActivity: a?.lastActivity?.toISOString() ?? null,
       keys: keys.get(s.id)?.keys ?? 0,

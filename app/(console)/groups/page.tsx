@@ -1,5 +1,6 @@
 import type { Metadata } from "next";
 import Link from "next/link";
+import { RateChange } from "@/components/ui/rate-change";
 import { EmptyState } from "@/components/ui/empty-state";
 import { PageHeader } from "@/components/ui/page-header";
 import { StoreUnavailableNotice } from "@/components/ui/store-unavailable";
@@ -36,6 +37,7 @@ export default async function GroupsPage() {
                 <th>TTL</th>
                 <th className="num">Claims (24 h)</th>
                 <th className="num">Duplicate rate</th>
+                <th>vs previous 24 h</th>
                 <th className="num">Late redeliveries</th>
                 <th className="num">Cleanup lag</th>
               </tr>
@@ -51,6 +53,9 @@ export default async function GroupsPage() {
                   </td>
                   <td className="num">{formatCount(g.checks)}</td>
                   <td className="num">{formatPercent(g.duplicates, g.checks)}</td>
+                  <td>
+                    <RateChange now={g} before={g.previous} />
+                  </td>
                   <td className="num">{formatCount(g.lateRedeliveries)}</td>
                   <td className="num">{g.cleanupLagSeconds > 0 ? formatDuration(g.cleanupLagSeconds) : "none"}</td>
                 </tr>

@@ -3,6 +3,7 @@ import Form from "next/form";
 import Link from "next/link";
 import { Sparkline } from "@/components/charts/sparkline";
 import { EmptyState } from "@/components/ui/empty-state";
+import { RateChange } from "@/components/ui/rate-change";
 import { hrefWith } from "@/components/ui/pager";
 import { PageHeader } from "@/components/ui/page-header";
 import { RelativeTime } from "@/components/ui/relative-time";
@@ -23,6 +24,7 @@ const COLUMNS: [ServiceSort | null, string, boolean][] = [
   ["activity", "Last activity", false],
   ["checks", "Checks (24 h)", true],
   ["duplicates", "Duplicate rate (24 h)", true],
+  [null, "vs previous 24 h", false],
   [null, "Duplicates per hour", false],
   [null, "Versions kept", true],
 ];
@@ -97,6 +99,9 @@ export default async function ServicesPage({ searchParams }: { searchParams: Pro
                       <td>{s.lastActivity ? <RelativeTime value={s.lastActivity} /> : <span className="muted">none in the stats</span>}</td>
                       <td className="num">{formatCount(s.checks24h)}</td>
                       <td className="num">{formatPercent(s.duplicates24h, s.checks24h)}</td>
+                      <td>
+                        <RateChange now={{ checks: s.checks24h, duplicates: s.duplicates24h }} before={s.previous24h} />
+                      </td>
                       <td>
                         <Sparkline
                           values={s.duplicateRates}
