@@ -1,6 +1,5 @@
 import type { Metadata } from "next";
-import { QueryProvider } from "@/components/providers/query-provider";
-import { ConsoleHeader } from "@/components/ui/console-header";
+import { ConsoleShell } from "@/components/ui/console-shell";
 import { NotFoundPanel } from "@/components/ui/not-found-panel";
 
 export const metadata: Metadata = { title: "Not found" };
@@ -11,13 +10,8 @@ export const metadata: Metadata = { title: "Not found" };
  */
 export default function RootNotFound() {
   return (
-    <QueryProvider>
-      <div className="shell">
-        <ConsoleHeader />
-        <main id="main" className="content" tabIndex={-1}>
-          <NotFoundPanel>The console has no page at this address. It may have been mistyped or moved.</NotFoundPanel>
-        </main>
-      </div>
-    </QueryProvider>
+    <ConsoleShell>
+      <NotFoundPanel>The console has no page at this address. It may have been mistyped or moved.</NotFoundPanel>
+    </ConsoleShell>
   );
 }

@@ -1,6 +1,5 @@
 import type { ReactNode } from "react";
-import { QueryProvider } from "@/components/providers/query-provider";
-import { ConsoleHeader } from "@/components/ui/console-header";
+import { ConsoleShell } from "@/components/ui/console-shell";
 import { StoreWatch } from "@/components/ui/store-health";
 import { StoreUnavailableNotice } from "@/components/ui/store-unavailable";
 import { markStoreDown } from "@/lib/console/outage-status";
@@ -15,15 +14,5 @@ import { storeReachable } from "@/lib/console/store";
 export default async function ConsoleLayout({ children }: { children: ReactNode }) {
   const reachable = await storeReachable();
   if (!reachable) markStoreDown();
-  return (
-    <QueryProvider>
-      <div className="shell">
-        <ConsoleHeader />
-        <StoreWatch initiallyReachable={reachable} />
-        <main id="main" className="content" tabIndex={-1}>
-          {reachable ? children : <StoreUnavailableNotice />}
-        </main>
-      </div>
-    </QueryProvider>
-  );
+  return <ConsoleShell banner={<StoreWatch initiallyReachable={reachable} />}>{reachable ? children : <StoreUnavailableNotice />}</ConsoleShell>;
 }

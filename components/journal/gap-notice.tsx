@@ -1,3 +1,6 @@
+import { Instant } from "@/components/ui/time-zone";
+import { formatCount } from "@/lib/views/format";
+import { KIND_LABEL } from "@/lib/views/journal-format";
 import type { GapView } from "@/lib/views/journal-gaps";
 
 const SHOWN = 20;
@@ -17,7 +20,10 @@ export function GapNotice({ gaps }: { gaps: GapView[] }) {
       </strong>
       <ul className="small">
         {gaps.slice(0, SHOWN).map((g) => (
-          <li key={`${g.kind}:${g.subject}:${g.minute}`}>{g.text}</li>
+          <li key={`${g.kind}:${g.subject}:${g.minute}`}>
+            {KIND_LABEL[g.kind] ?? g.kind} {g.subject}, <Instant value={g.minute} precision="minute" />: {formatCount(g.dropped)}{" "}
+            {g.dropped === 1 ? "entry" : "entries"} lost
+          </li>
         ))}
         {gaps.length > SHOWN ? <li>… and {gaps.length - SHOWN} more minutes</li> : null}
       </ul>

@@ -1,8 +1,8 @@
 import Link from "next/link";
+import { Instant } from "@/components/ui/time-zone";
 import { VisibleText } from "@/components/ui/visible-text";
 import { formatCount } from "@/lib/views/format";
 import type { KeyCountView } from "@/lib/views/journal-bucket";
-import { formatMicros } from "@/lib/views/journal-format";
 import { CallerName } from "./caller-name";
 
 /** Keys with the most entries in a range: each a link to its timeline, with first and last time and who sent it. */
@@ -15,8 +15,8 @@ export function KeyCounts({ keys, showSubject = false, noun = "Entries", testId 
             <th>Key</th>
             {showSubject ? <th>Subject</th> : null}
             <th className="num">{noun}</th>
-            <th>First (UTC)</th>
-            <th>Last (UTC)</th>
+            <th>First</th>
+            <th>Last</th>
             <th>Callers</th>
           </tr>
         </thead>
@@ -30,8 +30,8 @@ export function KeyCounts({ keys, showSubject = false, noun = "Entries", testId 
               </td>
               {showSubject ? <td className="break">{k.subject}</td> : null}
               <td className="num">{formatCount(k.count)}</td>
-              <td className="mono">{formatMicros(k.firstAt)}</td>
-              <td className="mono">{formatMicros(k.lastAt)}</td>
+              <td className="mono"><Instant value={k.firstAt} precision="micro" /></td>
+              <td className="mono"><Instant value={k.lastAt} precision="micro" /></td>
               <td className="cell-wide">
                 {k.callers.length === 0 ? (
                   <span className="muted">none recorded</span>

@@ -1,7 +1,7 @@
 import Form from "next/form";
 import Link from "next/link";
 import { Field } from "@/components/ui/field";
-import { toInputInstant } from "@/lib/views/format";
+import { InstantInput, ZoneName } from "@/components/ui/time-zone";
 import { KIND_LABEL } from "@/lib/views/journal-format";
 
 export interface RangeFormValues {
@@ -13,7 +13,7 @@ export interface RangeFormValues {
 
 /**
  * A journal range as a GET form (every filter in the URL, so a link can be pasted into an incident
- * channel): from and to in UTC, and optionally one service, group or scope. A refused value stays as typed.
+ * channel): from and to in the viewer's zone, sent as instants, and optionally one service, group or scope. A refused value stays as typed.
  */
 export function RangeForm({
   action,
@@ -27,14 +27,14 @@ export function RangeForm({
   fieldErrors: Record<string, string[]>;
 }) {
   const bad = (name: string) => Boolean(fieldErrors[name]?.length);
-  const instant = (name: "from" | "to") => (bad(name) ? (raw[name] ?? "") : toInputInstant(values[name]));
+  const refused = (name: "from" | "to") => (bad(name) ? (raw[name] ?? "") : undefined);
   return (
     <Form action={action} className="panel filters" aria-label="Time range">
-      <Field label="From (UTC)" errors={fieldErrors.from}>
-        <input type={bad("from") ? "text" : "datetime-local"} name="from" defaultValue={instant("from")} placeholder="2025-01-31T14:00" required />
+      <Field label={<>From (<ZoneName />)</>} errors={fieldErrors.from}>
+        <InstantInput name="from" defaultValue={values.from} invalidText={refused("from")} placeholder="2025-01-31T14:00" required />
       </Field>
-      <Field label="To (UTC)" errors={fieldErrors.to}>
-        <input type={bad("to") ? "text" : "datetime-local"} name="to" defaultValue={instant("to")} placeholder="2025-01-31T15:00" required />
+      <Field label={<>To (<ZoneName />)</>} errors={fieldErrors.to}>
+        <InstantInput name="to" defaultValue={values.to} invalidText={refused("to")} placeholder="2025-01-31T15:00" required />
       </Field>
       <Field label="Subject kind" errors={fieldErrors.kind}>
         <select name="kind" defaultValue={values.kind ?? ""}>

@@ -1,6 +1,7 @@
 import { Badge } from "@/components/ui/badge";
 import { VisibleText } from "@/components/ui/visible-text";
-import { formatMicros, type JournalModeName } from "@/lib/views/journal-format";
+import { Instant } from "@/components/ui/time-zone";
+import type { JournalModeName } from "@/lib/views/journal-format";
 import type { TimelineEntry } from "@/lib/views/journal-timeline";
 import { CallerName } from "./caller-name";
 
@@ -11,7 +12,7 @@ const COLUMNS: Record<JournalModeName, { version: string | null; matched: string
   idempotency: { version: "Attempt", matched: "Started or completed" },
 };
 
-/** A key's answers, newest first: when (to the microsecond, UTC), what, for whom, and how to find the request. */
+/** A key's answers, newest first: when (to the microsecond, in the viewer's zone), what, for whom, and how to find the request. */
 export function TimelineTable({ mode, entries }: { mode: JournalModeName; entries: TimelineEntry[] }) {
   const columns = COLUMNS[mode];
   return (
@@ -19,7 +20,7 @@ export function TimelineTable({ mode, entries }: { mode: JournalModeName; entrie
       <table className="small" data-testid="key-timeline">
         <thead>
           <tr>
-            <th>When (UTC)</th>
+            <th>When</th>
             <th>Decision</th>
             {columns.version ? <th className="num">{columns.version}</th> : null}
             <th>{columns.matched}</th>
@@ -32,13 +33,13 @@ export function TimelineTable({ mode, entries }: { mode: JournalModeName; entrie
           {entries.map((e) => (
             <tr key={`${e.atUs}`}>
               <td className="mono">
-                <time dateTime={e.at}>{formatMicros(e.at)}</time>
+                <Instant value={e.at} precision="micro" />
               </td>
               <td>
                 <Badge tone={e.decision} />
               </td>
               {columns.version ? <td className="num">{e.version ?? "–"}</td> : null}
-              <td className="mono">{e.matchedAt ? <time dateTime={e.matchedAt}>{formatMicros(e.matchedAt)}</time> : "–"}</td>
+              <td className="mono"><Instant value={e.matchedAt} precision="micro" /></td>
               <td className="cell-wide">
                 <CallerName caller={e.caller} />
               </td>

@@ -4,8 +4,12 @@ import { cookies } from "next/headers";
 import { ConsoleNav } from "./console-nav";
 import { parseTheme, THEME_COOKIE } from "./theme";
 import { ThemeToggle } from "./theme-toggle";
+import { TimeZoneToggle } from "./time-zone";
 
-/** Brand, navigation, the lookup box (exact ids across every service, group and scope) and the colour scheme switch. */
+/**
+ * Brand, the lookup box (exact ids across every service, group and scope), the time zone and colour
+ * scheme switches, and the navigation: one line from 1280 px, behind a menu button at phone width.
+ */
 export async function ConsoleHeader() {
   const theme = parseTheme((await cookies()).get(THEME_COOKIE)?.value);
   return (
@@ -21,7 +25,10 @@ export async function ConsoleHeader() {
         <input id="lookup-q" name="q" type="search" placeholder="Find an exact id…" maxLength={512} required />
         <button type="submit">Find</button>
       </Form>
-      <ThemeToggle initial={theme} />
+      <div className="switches">
+        <TimeZoneToggle />
+        <ThemeToggle initial={theme} />
+      </div>
     </header>
   );
 }

@@ -2,12 +2,14 @@ import { cloneElement, isValidElement, useId, type ReactElement, type ReactNode 
 
 const CONTROLS = new Set(["input", "select", "textarea"]);
 
+const isNamedControl = (element: ReactElement) => typeof element.type !== "string" && typeof (element.props as { name?: unknown }).name === "string";
+
 /**
  * A labelled form control with the errors the server gave for it. The label names the control
  * alone; the errors describe it (aria-describedby) and mark it aria-invalid, so a screen reader
  * says what is wrong when it gets focus.
  */
-export function Field({ label, errors, children, hint }: { label: string; errors?: string[]; children: ReactNode; hint?: ReactNode }) {
+export function Field({ label, errors, children, hint }: { label: ReactNode; errors?: string[]; children: ReactNode; hint?: ReactNode }) {
   const invalid = Boolean(errors?.length);
   const base = `field${useId().replace(/:/g, "")}`;
   const messages = invalid ? (
@@ -20,8 +22,9 @@ export function Field({ label, errors, children, hint }: { label: string; errors
       {hint}
     </small>
   ) : null;
-  // A composite control (an input with its unit select) is labelled by wrapping, as before.
-  if (!isValidElement(children) || !CONTROLS.has(children.type as string)) {
+  // A composite control (an input with its unit select) is labelled by wrapping, as before; a
+  // component that stands for one named control (an instant input) takes the id like an input.
+  if (!isValidElement(children) || !(CONTROLS.has(children.type as string) || isNamedControl(children))) {
     return (
       <label className="field">
         <span>{label}</span>

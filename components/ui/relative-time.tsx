@@ -1,6 +1,7 @@
 "use client";
 import { useSyncExternalStore } from "react";
 import { formatInstant, formatRelative } from "@/lib/views/format";
+import { useTimeZone } from "./time-zone";
 
 // One shared clock for every relative time on the page, ticking every 15 s while any is shown.
 let clock = Date.now();
@@ -24,14 +25,15 @@ function subscribe(listener: () => void) {
 }
 
 /**
- * "5 min ago", with the absolute UTC time on hover. The server and the
- * hydrating client both render the UTC time (no mismatch in any zone or
- * locale); the relative form follows once hydrated and keeps itself current.
+ * "5 min ago", with the absolute time on hover, in the viewer's zone (the cookie's, so the server and
+ * the hydrating client render the same text); the relative form follows once hydrated and keeps
+ * itself current.
  */
 export function RelativeTime({ value }: { value: string | null }) {
   const now = useSyncExternalStore(subscribe, () => clock, () => null);
+  const zone = useTimeZone();
   if (value === null) return <>–</>;
-  const absolute = formatInstant(value);
+  const absolute = formatInstant(value, zone);
   return (
     <time dateTime={value} title={absolute}>
       {now === null ? absolute : formatRelative(Date.parse(value), now)}

@@ -10,8 +10,8 @@ export const param = (value: unknown) => {
 const ZONED = /(Z|[+-]\d\d:?\d\d)$/i;
 
 /**
- * An instant from a URL or form: ISO 8601, or the "YYYY-MM-DDTHH:mm" of a
- * datetime-local input, which the console reads as UTC (every time it shows is UTC).
+ * An instant from a URL or form: ISO 8601 ("2025-01-31T22:00Z", what the console's time inputs
+ * send, lib/views/time-zone.ts), or a "YYYY-MM-DDTHH:mm" without a zone, read as UTC.
  */
 export const instantSchema = z.preprocess(
   param,

@@ -1,16 +1,12 @@
-/** Formatting shared by server and client components; every time is shown in UTC, so both render alike. */
+/** Formatting shared by server and client components. Times: lib/views/time-zone.ts, in the zone the viewer chose. */
+export { formatBucket, formatInstant, toInputInstant } from "./time-zone";
+
 const counts = new Intl.NumberFormat("en-US");
 
 export const formatCount = (value: number) => counts.format(value);
 
 export function formatPercent(part: number, whole: number): string {
   return whole === 0 ? "–" : `${((100 * part) / whole).toFixed(1)} %`;
-}
-
-export function formatInstant(value: Date | string | null | undefined): string {
-  if (value === null || value === undefined) return "–";
-  const date = typeof value === "string" ? new Date(value) : value;
-  return `${date.toISOString().slice(0, 19).replace("T", " ")} UTC`;
 }
 
 const UNITS: [number, string][] = [
@@ -34,16 +30,7 @@ export function formatDuration(totalSeconds: number): string {
   return parts.join(" ");
 }
 
-/** "YYYY-MM-DDTHH:mm" in UTC, the value a datetime-local input shows for an instant. */
-export const toInputInstant = (date: Date | undefined) => (date ? date.toISOString().slice(0, 16) : "");
-
-/** A chart bucket's start in UTC: time of day for short steps, date and time from hourly steps up. */
-export function formatBucket(t: number, stepSeconds: number): string {
-  const iso = new Date(t).toISOString();
-  return stepSeconds >= 3_600 ? `${iso.slice(5, 10)} ${iso.slice(11, 16)}` : iso.slice(11, 16);
-}
-
-/** "just now", "5 min ago", "in 2 h": the largest unit only, for times next to their absolute UTC form. */
+/** "just now", "5 min ago", "in 2 h": the largest unit only, for times next to their absolute form. */
 export function formatRelative(t: number, now: number): string {
   const seconds = Math.round((now - t) / 1000);
   const size = Math.abs(seconds);

@@ -14,8 +14,6 @@ export const DUPLICATE_DECISIONS: Record<JournalModeName, readonly string[]> = {
   idempotency: ["in_progress", "completed"],
 };
 
-/** "2026-11-27T03:12:00.123456Z" -> "2026-11-27 03:12:00.123456": the journal's own precision, in UTC. */
-export const formatMicros = (iso: string) => iso.replace("T", " ").replace(/Z$/, "");
 
 /** A minute as the gap notice names it: "2026-11-27 03:12 UTC". */
 export const formatMinute = (iso: string) => `${iso.slice(0, 16).replace("T", " ")} UTC`;

@@ -1,3 +1,4 @@
+import { Instant, InstantInput, ZoneName } from "@/components/ui/time-zone";
 import type { Metadata } from "next";
 import Form from "next/form";
 import Link from "next/link";
@@ -12,7 +13,7 @@ import { StoreUnavailableNotice } from "@/components/ui/store-unavailable";
 import { requireConsoleActor } from "@/lib/auth/console-actor";
 import { loadAuditPage } from "@/lib/audit/list";
 import { loadAuditCount } from "@/lib/views/counts";
-import { formatCount, formatInstant, toInputInstant } from "@/lib/views/format";
+import { formatCount } from "@/lib/views/format";
 import { withStore } from "@/lib/console/store";
 import { rawValues, type SearchParams } from "@/lib/validation/console-common";
 
@@ -65,11 +66,11 @@ export default async function AuditPage({ searchParams }: { searchParams: Promis
         <Field label="Target starts with" errors={fieldErrors.target}>
           <input name="target" defaultValue={filters?.target ?? raw.target ?? ""} placeholder="service:adapter-2" />
         </Field>
-        <Field label="From (UTC)" errors={fieldErrors.from}>
-          {invalid ? <input name="from" defaultValue={raw.from ?? ""} /> : <input type="datetime-local" name="from" defaultValue={toInputInstant(filters?.from)} />}
+        <Field label={<>From (<ZoneName />)</>} errors={fieldErrors.from}>
+          <InstantInput name="from" defaultValue={filters?.from} invalidText={invalid ? (raw.from ?? "") : undefined} />
         </Field>
-        <Field label="Before (UTC)" errors={fieldErrors.to}>
-          {invalid ? <input name="to" defaultValue={raw.to ?? ""} /> : <input type="datetime-local" name="to" defaultValue={toInputInstant(filters?.to)} />}
+        <Field label={<>Before (<ZoneName />)</>} errors={fieldErrors.to}>
+          <InstantInput name="to" defaultValue={filters?.to} invalidText={invalid ? (raw.to ?? "") : undefined} />
         </Field>
         <div className="actions">
           <button type="submit" className="primary">
@@ -100,7 +101,7 @@ export default async function AuditPage({ searchParams }: { searchParams: Promis
             <tbody>
               {entries.map((e) => (
                 <tr key={e.id}>
-                  <td className="small">{formatInstant(e.at)}</td>
+                  <td className="small"><Instant value={e.at} /></td>
                   <td className="small">
                     {e.actor} <span className="muted">({e.actorRole})</span>
                   </td>

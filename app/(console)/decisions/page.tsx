@@ -1,3 +1,4 @@
+import { Instant } from "@/components/ui/time-zone";
 import type { Metadata } from "next";
 import Link from "next/link";
 import { z } from "zod";
@@ -15,7 +16,7 @@ import { requireConsoleActor } from "@/lib/auth/console-actor";
 import { withStore } from "@/lib/console/store";
 import { type SearchParams } from "@/lib/validation/console-common";
 import { bucketQuerySchema } from "@/lib/validation/console-journal";
-import { formatCount, formatInstant } from "@/lib/views/format";
+import { formatCount } from "@/lib/views/format";
 import { BUCKET_KEYS, loadBucketDecisions } from "@/lib/views/journal-bucket";
 import { KIND_LABEL, rangeParam, subjectHref } from "@/lib/views/journal-format";
 
@@ -45,7 +46,7 @@ export default async function BucketDecisionsPage({ searchParams }: { searchPara
         title={`Decisions of ${KIND_LABEL[b.kind].toLowerCase()} ${b.subject}`}
         description={
           <>
-            {formatInstant(b.from)} to {formatInstant(b.to)} · <Link href={subjectHref(b.kind, b.subject)}>{b.subject}</Link>
+            <Instant value={b.from} /> to <Instant value={b.to} /> · <Link href={subjectHref(b.kind, b.subject)}>{b.subject}</Link>
           </>
         }
         actions={

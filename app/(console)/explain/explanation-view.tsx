@@ -1,7 +1,8 @@
+import { Instant } from "@/components/ui/time-zone";
 import { Badge } from "@/components/ui/badge";
 import { DiffTable } from "@/components/ui/diff-table";
 import type { Explanation } from "@/lib/views/explain";
-import { formatInstant } from "@/lib/views/format";
+
 
 const WHY = {
   new: "No state is stored for this key: check would store this hash as version 1.",
@@ -39,8 +40,8 @@ export function ExplanationView({ explanation: e }: { explanation: Explanation }
           <h3>Stored state</h3>
           {e.stored ? (
             <p className="small">
-              Version {e.stored.version}, hash <code className="break">{e.stored.hash}</code>, first seen {formatInstant(e.stored.firstSeen)}, last
-              change {formatInstant(e.stored.lastChanged)}
+              Version {e.stored.version}, hash <code className="break">{e.stored.hash}</code>, first seen <Instant value={e.stored.firstSeen} />, last
+              change <Instant value={e.stored.lastChanged} />
             </p>
           ) : (
             <p className="small muted">No state for this key.</p>

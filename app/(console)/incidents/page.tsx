@@ -1,3 +1,4 @@
+import { Instant } from "@/components/ui/time-zone";
 import type { Metadata } from "next";
 import { z } from "zod";
 import { CallerCounts } from "@/components/journal/caller-counts";
@@ -15,7 +16,7 @@ import { requireConsoleActor } from "@/lib/auth/console-actor";
 import { withStore } from "@/lib/console/store";
 import { rawValues, type SearchParams } from "@/lib/validation/console-common";
 import { journalRangeFilterSchema } from "@/lib/validation/console-journal";
-import { formatCount, formatDuration, formatInstant } from "@/lib/views/format";
+import { formatCount, formatDuration } from "@/lib/views/format";
 import { loadIncident, withDefaultRange } from "@/lib/views/journal-incident";
 import { JOURNAL_EXPORT_MAX_ROWS } from "@/lib/views/journal-export";
 import { KIND_LABEL, rangeParam } from "@/lib/views/journal-format";
@@ -33,7 +34,7 @@ export default async function IncidentPage({ searchParams }: { searchParams: Pro
   const header = (
     <PageHeader
       title="Incident view"
-      description="Every decision the journal kept in a time range, for all subjects or one: by kind, the busiest keys and callers, and the entries to download. Times in UTC."
+      description="Every decision the journal kept in a time range, for all subjects or one: by kind, the busiest keys and callers, and the entries to download."
     />
   );
   const form = <RangeForm action="/incidents" values={filter ?? {}} raw={raw} fieldErrors={fieldErrors} />;
@@ -56,7 +57,7 @@ export default async function IncidentPage({ searchParams }: { searchParams: Pro
       {header}
       {form}
       <p className="small" data-testid="incident-range">
-        {formatInstant(v.from)} to {formatInstant(v.to)}
+        <Instant value={v.from} /> to <Instant value={v.to} />
         {v.kind ? ` · ${KIND_LABEL[v.kind].toLowerCase()}${v.subject ? ` ${v.subject}` : "s"}` : " · every subject"}: {formatCount(total)} entries kept.{" "}
         {v.beyondRetention ? `The journal keeps ${formatDuration(v.retentionMs / 1000)}: older entries are gone.` : null}
       </p>

@@ -6,8 +6,10 @@ import { can } from "@/lib/auth/authorize";
 import { keyBrowserSelection, loadResetPage } from "@/lib/views/reset-page";
 import { withStore } from "@/lib/console/store";
 import { CONFIRM_THRESHOLD, MAX_LIST_IDS } from "@/lib/reset/constants";
-import { param, type SearchParams } from "@/lib/validation/console-common";
+import { instantSchema, param, type SearchParams } from "@/lib/validation/console-common";
 import { setting } from "@/lib/config";
+import { displayZone } from "@/lib/console/time-zone";
+import { toInputInstant } from "@/lib/views/time-zone";
 import { ReplayForm } from "./_components/replay-form";
 import { ResetList } from "./_components/reset-list";
 import { ResetClient, type ResetPrefill } from "./reset-client";
@@ -26,11 +28,18 @@ function natsHost(url: string | undefined): string | undefined {
 
 const text = (value: unknown) => (typeof param(value) === "string" ? String(param(value)).slice(0, 512) : "");
 
+/** A from/to of the URL (an instant) as the time input shows it in the viewer's zone; as given when it is none. */
+function instantText(value: unknown, zone: string): string {
+  const parsed = instantSchema.safeParse(value);
+  return parsed.success && parsed.data ? toInputInstant(parsed.data, zone) : text(value);
+}
+
 export default async function ResetPage({ searchParams }: { searchParams: Promise<SearchParams> }) {
   const actor = await requireConsoleActor("read");
   const query = await searchParams;
   // Shown as where the range is read from: the host only, never credentials in the URL.
   const natsUrl = natsHost(setting("WEIR_NATS_URL"));
+  const zone = await displayZone();
   const loaded = await withStore((db) => loadResetPage(db));
   if (!loaded.ok) return <StoreUnavailableNotice />;
   const prefill: ResetPrefill = {
@@ -39,8 +48,8 @@ export default async function ResetPage({ searchParams }: { searchParams: Promis
     mode: (["key", "list", "filter"] as const).find((m) => m === text(query.mode)) ?? "key",
     messageId: text(query.messageId),
     prefix: text(query.prefix),
-    from: text(query.from).slice(0, 16),
-    to: text(query.to).slice(0, 16),
+    from: instantText(query.from, zone),
+    to: instantText(query.to, zone),
   };
   // From the key browser with a version filter: its keys, resolved into a list (see keyBrowserSelection).
   const fromBrowser = prefill.kind === "last_seen" && prefill.mode === "filter" && prefill.subject ? await withStore((db) => keyBrowserSelection(db, prefill.subject, query)) : null;

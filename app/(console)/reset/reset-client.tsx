@@ -3,12 +3,14 @@ import { useMutation } from "@tanstack/react-query";
 import { useRouter } from "next/navigation";
 import { useState, type FormEvent } from "react";
 import { Field } from "@/components/ui/field";
+import { useTimeZone } from "@/components/ui/time-zone";
 import { FailureMessage } from "@/components/ui/failure-message";
 import { ReasonedAction } from "@/components/ui/reasoned-action";
 import { previewResetAction, startResetAction } from "@/lib/actions/reset";
 import { RESET_CSV_MAX_ROWS } from "@/lib/reset/constants";
 import { formatCount } from "@/lib/views/format";
 import { useFollowFailure } from "@/lib/console/client-failure";
+import { inputToParam } from "@/lib/views/time-zone";
 import { PreviewPanel } from "./_components/preview-panel";
 import { SelectionFields, type SelectionState } from "./_components/selection-fields";
 
@@ -17,6 +19,7 @@ export type ResetPrefill = Omit<SelectionState, "messageIds"> & { messageIds?: s
 /** Preview -> reason (and typed confirmation above the threshold) -> start; then the reset's own page shows progress. */
 export function ResetClient({ prefill, services, groups }: { prefill: ResetPrefill; services: string[]; groups: string[] }) {
   const followFailure = useFollowFailure();
+  const zone = useTimeZone();
   const router = useRouter();
   const [selection, setSelection] = useState<SelectionState>({ ...prefill, messageIds: prefill.messageIds ?? "" });
   const [reason, setReason] = useState("");
@@ -38,10 +41,12 @@ export function ResetClient({ prefill, services, groups }: { prefill: ResetPrefi
   const failure = (start.data && !start.data.ok ? start.data : null) ?? (preview.data && !preview.data.ok ? preview.data : null);
   const confirmed = !previewed?.confirmWord || confirmation.trim() === previewed.confirmWord;
   const canStart = previewed !== null && previewed.count > 0 && reason.trim().length > 0 && confirmed && !start.isPending;
+  // The time inputs show wall times in the viewer's zone; the server is sent the instants they name.
+  const sent = { ...selection, from: inputToParam(selection.from, zone), to: inputToParam(selection.to, zone) };
   const onPreview = (event: FormEvent) => {
     event.preventDefault();
     start.reset();
-    preview.mutate(selection, { onSuccess: (result) => (result.ok ? undefined : followFailure(result)) });
+    preview.mutate(sent, { onSuccess: (result) => (result.ok ? undefined : followFailure(result)) });
   };
   return (
     <>
@@ -63,9 +68,9 @@ export function ResetClient({ prefill, services, groups }: { prefill: ResetPrefi
             tone="danger"
             blocked={!canStart}
             pending={start.isPending}
-            label={`Reset ${previewed.count} row${previewed.count === 1 ? "" : "s"}`}
+            label={`Reset ${formatCount(previewed.count)} row${previewed.count === 1 ? "" : "s"}`}
             pendingLabel="Starting…"
-            onConfirm={() => start.mutate({ selection, reason, confirmation: confirmation || undefined })}
+            onConfirm={() => start.mutate({ selection: sent, reason, confirmation: confirmation || undefined })}
           >
             {previewed.confirmWord ? (
               <Field label={`Type "${previewed.confirmWord}" to confirm`} errors={failure?.fieldErrors?.confirmation}>
@@ -76,7 +81,7 @@ export function ResetClient({ prefill, services, groups }: { prefill: ResetPrefi
         ) : null}
         <FailureMessage failure={failure} />
       </form>
-      {previewed && previewed.count > 0 ? <DownloadSelection selection={selection} count={previewed.count} /> : null}
+      {previewed && previewed.count > 0 ? <DownloadSelection selection={sent} count={previewed.count} /> : null}
     </>
   );
 }

@@ -1,3 +1,4 @@
+import { Instant } from "@/components/ui/time-zone";
 import type { Metadata } from "next";
 import Form from "next/form";
 import Link from "next/link";
@@ -16,7 +17,7 @@ import { requireConsoleActor } from "@/lib/auth/console-actor";
 import { withStore } from "@/lib/console/store";
 import { rawValues, type SearchParams } from "@/lib/validation/console-common";
 import { SOURCE_PERIODS, sourcesQuerySchema, type SourcePeriod } from "@/lib/validation/console-journal";
-import { formatInstant } from "@/lib/views/format";
+
 import { KIND_LABEL } from "@/lib/views/journal-format";
 import { loadSources } from "@/lib/views/journal-sources";
 
@@ -81,7 +82,7 @@ export default async function SourcesPage({ searchParams }: { searchParams: Prom
       {header}
       {form}
       <p className="small" data-testid="sources-range">
-        Duplicates sent to {what}, {formatInstant(v.from)} to {formatInstant(v.to)}, against {formatInstant(v.previousFrom)} to {formatInstant(v.from)}.
+        Duplicates sent to {what}, <Instant value={v.from} /> to <Instant value={v.to} />, against <Instant value={v.previousFrom} /> to <Instant value={v.from} />.
         {v.previousBeyondRetention ? " The earlier period reaches past the journal's retention: its counts are partial." : null}
       </p>
       <JournalStateNote enabled={v.enabled} />

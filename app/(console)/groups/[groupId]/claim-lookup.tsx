@@ -1,7 +1,8 @@
+import { Instant } from "@/components/ui/time-zone";
 import Form from "next/form";
 import { RelativeTime } from "@/components/ui/relative-time";
 import { VisibleText } from "@/components/ui/visible-text";
-import { formatInstant } from "@/lib/views/format";
+
 
 export interface ClaimView {
   messageId: string;
@@ -34,7 +35,7 @@ export function ClaimLookup({ groupId, query, claim }: { groupId: string; query:
           <code><VisibleText text={claim.messageId} /></code> claimed <RelativeTime value={claim.claimedAt} />:{" "}
           {claim.inWindow ? "inside its window, so a redelivery now is a duplicate" : "its window has passed, so a redelivery now is claimed again"}.{" "}
           <span data-testid="claim-window">
-            Window: started {formatInstant(claim.windowStartedAt)}, {claim.inWindow ? "ends" : "ended"} {formatInstant(claim.windowEndsAt)}.
+            Window: started <Instant value={claim.windowStartedAt} />, {claim.inWindow ? "ends" : "ended"} <Instant value={claim.windowEndsAt} />.
           </span>
           {claim.previousClaimedAt ? (
             <>

@@ -1,3 +1,4 @@
+import { Instant } from "@/components/ui/time-zone";
 import type { Metadata } from "next";
 import Link from "next/link";
 import { notFound } from "next/navigation";
@@ -6,7 +7,7 @@ import { PageHeader } from "@/components/ui/page-header";
 import { StoreUnavailableNotice } from "@/components/ui/store-unavailable";
 import { requireConsoleActor } from "@/lib/auth/console-actor";
 import { can } from "@/lib/auth/authorize";
-import { formatCount, formatDuration, formatInstant, formatPercent } from "@/lib/views/format";
+import { formatCount, formatDuration, formatPercent } from "@/lib/views/format";
 import { loadGroup } from "@/lib/views/groups";
 import { formatCappedCount } from "@/lib/views/capped-count";
 import { loadGroupRecordCount } from "@/lib/views/counts";
@@ -103,7 +104,7 @@ export default async function GroupPage({ params, searchParams }: { params: Prom
               <tbody>
                 {history.map((c) => (
                   <tr key={c.id}>
-                    <td>{formatInstant(c.at)}</td>
+                    <td><Instant value={c.at} /></td>
                     <td>
                       {c.created ? "created: " : ""}
                       {formatDuration(c.oldTtlSeconds)} → {formatDuration(c.newTtlSeconds)}

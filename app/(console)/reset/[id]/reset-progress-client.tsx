@@ -1,4 +1,5 @@
 "use client";
+import { Instant } from "@/components/ui/time-zone";
 import { useMutation, useQuery } from "@tanstack/react-query";
 import { useState } from "react";
 import { Badge } from "@/components/ui/badge";
@@ -6,9 +7,9 @@ import { FailureMessage } from "@/components/ui/failure-message";
 import { ReasonedAction } from "@/components/ui/reasoned-action";
 import { undoResetAction } from "@/lib/actions/reset";
 import { useFollowFailure } from "@/lib/console/client-failure";
-import { formatCount, formatInstant } from "@/lib/views/format";
+import { formatCount } from "@/lib/views/format";
 import type { ResetView } from "@/lib/reset/views";
-import { describeSelection } from "../_components/reset-list";
+import { SelectionText } from "../_components/reset-list";
 
 const ACTIVE = new Set(["running", "undoing"]);
 
@@ -66,23 +67,27 @@ export function ResetProgressClient({ initial, canUndo }: { initial: ResetView; 
         {error ? <p className="form-error">Progress could not be read: {error.message}. Retrying.</p> : null}
         <dl className="small facts">
           <dt>Selection</dt>
-          <dd>{describeSelection(reset)}; only rows changed before {formatInstant(reset.cutoff)}</dd>
+          <dd><SelectionText reset={reset} />; only rows changed before <Instant value={reset.cutoff} /></dd>
           <dt>Started</dt>
           <dd>
-            {formatInstant(reset.createdAt)} by {reset.actor}: “{reset.reason}”
+            <Instant value={reset.createdAt} /> by {reset.actor}: “{reset.reason}”
           </dd>
           {reset.undoActor ? (
             <>
               <dt>Undo</dt>
               <dd>
-                by {reset.undoActor}: “{reset.undoReason}” {reset.undoneAt ? `finished ${formatInstant(reset.undoneAt)}` : ""}
+                by {reset.undoActor}: “{reset.undoReason}” {reset.undoneAt ? (
+                  <>
+                    finished <Instant value={reset.undoneAt} />
+                  </>
+                ) : null}
               </dd>
             </>
           ) : null}
           {reset.undoable ? (
             <>
               <dt>Undo possible until</dt>
-              <dd>{formatInstant(reset.expiresAt)}</dd>
+              <dd><Instant value={reset.expiresAt} /></dd>
             </>
           ) : null}
         </dl>

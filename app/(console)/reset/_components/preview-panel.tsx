@@ -1,4 +1,5 @@
-import { formatCount, formatInstant } from "@/lib/views/format";
+import { Instant } from "@/components/ui/time-zone";
+import { formatCount } from "@/lib/views/format";
 import type { ResetPreview } from "@/lib/reset/preview-reset";
 
 /** The dry run: how many rows, a sample of them, and ids of a list that have no state. */
@@ -23,7 +24,7 @@ export function PreviewPanel({ preview, kind }: { preview: ResetPreview; kind: "
               <tr key={row.messageId}>
                 <td className="break">{row.messageId}</td>
                 {kind === "last_seen" ? <td className="num">{row.version}</td> : null}
-                <td>{formatInstant(row.at)}</td>
+                <td><Instant value={row.at} /></td>
               </tr>
             ))}
           </tbody>

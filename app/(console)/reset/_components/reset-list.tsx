@@ -1,16 +1,29 @@
+import { Instant } from "@/components/ui/time-zone";
 import Link from "next/link";
 import { Badge } from "@/components/ui/badge";
 import { EmptyState } from "@/components/ui/empty-state";
-import { formatCount, formatInstant } from "@/lib/views/format";
+import { formatCount } from "@/lib/views/format";
 import type { ResetView } from "@/lib/reset/views";
 
-export function describeSelection(r: ResetView): string {
-  if (r.mode === "key") return "one key";
-  if (r.mode === "list") return `${formatCount(r.messageIdCount ?? 0)} listed ids`;
-  const parts = [r.prefix ? `prefix "${r.prefix}"` : "all ids"];
-  if (r.changedFrom) parts.push(`from ${formatInstant(r.changedFrom)}`);
-  if (r.changedTo) parts.push(`before ${formatInstant(r.changedTo)}`);
-  return parts.join(", ");
+/** What a reset selected: one key, a list, or a filter (its times in the viewer's zone). */
+export function SelectionText({ reset: r }: { reset: ResetView }) {
+  if (r.mode === "key") return <>one key</>;
+  if (r.mode === "list") return <>{formatCount(r.messageIdCount ?? 0)} listed ids</>;
+  return (
+    <>
+      {r.prefix ? `prefix "${r.prefix}"` : "all ids"}
+      {r.changedFrom ? (
+        <>
+          , from <Instant value={r.changedFrom} />
+        </>
+      ) : null}
+      {r.changedTo ? (
+        <>
+          , before <Instant value={r.changedTo} />
+        </>
+      ) : null}
+    </>
+  );
 }
 
 export function ResetList({ resets }: { resets: ResetView[] }) {
@@ -39,14 +52,14 @@ export function ResetList({ resets }: { resets: ResetView[] }) {
               <td>
                 {r.kind === "last_seen" ? "service" : "group"} <code>{r.subject}</code>
               </td>
-              <td className="small">{describeSelection(r)}</td>
+              <td className="small"><SelectionText reset={r} /></td>
               <td>
                 <Badge tone={r.status} />
               </td>
               <td className="num">{formatCount(r.affected)}</td>
               <td className="small">{r.actor}</td>
               <td className="small break">{r.reason}</td>
-              <td className="small">{formatInstant(r.createdAt)}</td>
+              <td className="small"><Instant value={r.createdAt} /></td>
             </tr>
           ))}
         </tbody>

@@ -1,6 +1,7 @@
 "use client";
 import type { ChangeEvent } from "react";
 import { Field } from "@/components/ui/field";
+import { ZoneName } from "@/components/ui/time-zone";
 
 export interface SelectionState {
   kind: "last_seen" | "window";
@@ -78,10 +79,10 @@ export function SelectionFields({
             <Field label="Message id starts with" errors={errors.prefix} hint="Empty: every id.">
               <input name="prefix" value={value.prefix} onChange={(e) => set({ prefix: e.target.value })} />
             </Field>
-            <Field label={`${timeLabel} from (UTC)`} errors={errors.from}>
+            <Field label={<>{timeLabel} from (<ZoneName />)</>} errors={errors.from}>
               <input type="datetime-local" name="from" value={value.from} onChange={(e) => set({ from: e.target.value })} />
             </Field>
-            <Field label={`${timeLabel} before (UTC)`} errors={errors.to}>
+            <Field label={<>{timeLabel} before (<ZoneName />)</>} errors={errors.to}>
               <input type="datetime-local" name="to" value={value.to} onChange={(e) => set({ to: e.target.value })} />
             </Field>
           </>

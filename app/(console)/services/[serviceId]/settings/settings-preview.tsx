@@ -1,7 +1,8 @@
+import { Instant } from "@/components/ui/time-zone";
 import Link from "next/link";
 import type { ReactNode } from "react";
 import { VisibleText } from "@/components/ui/visible-text";
-import { formatInstant } from "@/lib/views/format";
+
 import type { HashedForm, ServiceSettingsPreview } from "@/lib/views/service-settings";
 
 const pathList = (paths: string[]) => (paths.length ? <code>{paths.join(", ")}</code> : "none");
@@ -48,7 +49,7 @@ export function SettingsPreview({ preview, pending, onConfirm }: { preview: Serv
             The newest kept payload (<Link href={`/services/${current.id}/key?id=${encodeURIComponent(sample.messageId)}`}>
               <VisibleText text={sample.messageId} />
             </Link>{" "}
-            version {sample.version}, {formatInstant(sample.recordedAt)}): {sameHash(sample.before, sample.after) ? "the same hash before and after." : "hashed differently after."}
+            version {sample.version}, <Instant value={sample.recordedAt} />): {sameHash(sample.before, sample.after) ? "the same hash before and after." : "hashed differently after."}
           </p>
           <div className="filters" style={{ alignItems: "flex-start" }}>
             <HashedPanel title={`Hashed now (v${current.hashVersion})`} form={sample.before} testId="hashed-before" />
