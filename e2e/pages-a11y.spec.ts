@@ -14,8 +14,16 @@ async function seriousViolations(page: Page): Promise<string[]> {
     .map((v) => `${v.id} (${v.impact}): ${v.nodes.map((n) => n.target.join(" ")).slice(0, 3).join(" | ")}`);
 }
 
-test("every page: main landmark, skip link, 0 serious or critical axe violations, light and dark screenshots", async ({ page, request, browser }) => {
-  test.setTimeout(240_000);
+/** How far the page is wider than the viewport (0 when nothing scrolls sideways), and how many lines the navigation takes. */
+async function fit(page: Page): Promise<{ overflow: number; navLines: number }> {
+  return page.evaluate(() => {
+    const tops = Array.from(document.querySelectorAll(".nav-links a"), (a) => Math.round(a.getBoundingClientRect().top));
+    return { overflow: document.scrollingElement!.scrollWidth - window.innerWidth, navLines: new Set(tops).size };
+  });
+}
+
+test("every page at 360, 390, 1280 and 1440 px, light and dark: main landmark, skip link, nothing wider than the viewport, one navigation line when wide, 0 serious or critical axe violations", async ({ page, request, browser }) => {
+  test.setTimeout(480_000);
   const serviceId = uniqueId("e2e-a11y");
   const group = uniqueId("e2e-a11y-group");
   const scope = uniqueId("e2e-a11y-scope");
@@ -68,26 +76,36 @@ test("every page: main landmark, skip link, 0 serious or critical axe violations
     ["not-found-root", "/no-such-page"],
   ];
   const problems: string[] = [];
+  const widths = { light: [1440, 390, 360], dark: [390, 1440, 1280] } as const;
   for (const scheme of ["light", "dark"] as const) {
     await page.emulateMedia({ colorScheme: scheme });
     for (const [name, path] of pages) {
-      await page.goto(path);
-      await expect(page.locator("main")).toHaveCount(1);
-      await expect(page.locator("h1").first()).toBeVisible();
-      for (const line of await seriousViolations(page)) problems.push(`${scheme} ${path}: ${line}`);
-      await page.screenshot({ path: `test-results/pages/${name}-${scheme}.png`, fullPage: true });
+      for (const [i, width] of widths[scheme].entries()) {
+        await page.setViewportSize({ width, height: 900 });
+        if (i === 0) await page.goto(path);
+        await expect(page.locator("main")).toHaveCount(1);
+        await expect(page.locator("h1").first()).toBeVisible();
+        const { overflow, navLines } = await fit(page);
+        if (overflow > 0) problems.push(`${scheme} ${width} px ${path}: ${overflow} px wider than the viewport`);
+        if (width >= 1280 && navLines !== 1) problems.push(`${scheme} ${width} px ${path}: the navigation takes ${navLines} lines`);
+        // axe once per page and scheme, at phone width in dark and at desktop width in light.
+        if (i === 0) for (const line of await seriousViolations(page)) problems.push(`${scheme} ${width} px ${path}: ${line}`);
+        await page.screenshot({ path: `test-results/pages/${name}-${scheme}-${width}.png`, fullPage: true });
+      }
     }
     // The sign-in page, as a signed-out visitor sees it.
-    const signedOut = await browser.newContext({ storageState: { cookies: [], origins: [] }, colorScheme: scheme });
+    const signedOut = await browser.newContext({ storageState: { cookies: [], origins: [] }, colorScheme: scheme, viewport: { width: 390, height: 800 } });
     const visitor = await signedOut.newPage();
     await visitor.goto(`${test.info().project.use.baseURL}/sign-in`);
     await expect(visitor.locator("h1").first()).toBeVisible();
+    if ((await fit(visitor)).overflow > 0) problems.push(`${scheme} 390 px /sign-in: wider than the viewport`);
     for (const line of await seriousViolations(visitor)) problems.push(`${scheme} /sign-in: ${line}`);
     await visitor.screenshot({ path: `test-results/pages/sign-in-${scheme}.png`, fullPage: true });
     await signedOut.close();
   }
   expect(problems).toEqual([]);
 
+  await page.setViewportSize({ width: 1280, height: 720 });
   // The skip link is the first thing a keyboard reaches and moves focus to the page's main content,
   // on a console page and on the sign-in page alike.
   const signedOut = await browser.newContext({ storageState: { cookies: [], origins: [] } });

@@ -14,9 +14,10 @@ export async function SessionBar() {
   if (!actor) return null;
   const demo = authEnv().demo && actor.id === DEMO_ADMIN_EMAIL;
   return (
-    <div
+    <section
+      aria-label="Session"
       data-testid="session-bar"
-      style={{ display: "flex", gap: "0.75rem", alignItems: "center", justifyContent: "flex-end", padding: "0.35rem 1rem", borderBottom: "1px solid var(--line)", background: "var(--panel)", fontSize: "0.85rem" }}
+      style={{ display: "flex", flexWrap: "wrap", gap: "0.4rem 0.75rem", alignItems: "center", justifyContent: "flex-end", padding: "0.35rem 1rem", borderBottom: "1px solid var(--line)", background: "var(--panel)", fontSize: "0.85rem" }}
     >
       {demo ? <strong data-testid="demo-notice">Demo: you were signed in automatically as the demo admin.</strong> : null}
       <span>
@@ -26,6 +27,6 @@ export async function SessionBar() {
       <form action={signOut}>
         <button type="submit">Sign out</button>
       </form>
-    </div>
+    </section>
   );
 }
