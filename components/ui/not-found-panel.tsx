@@ -2,10 +2,11 @@ import Link from "next/link";
 import type { ReactNode } from "react";
 
 /** The body of every 404 the console answers: what may have happened and where what exists is listed. */
-export function NotFoundPanel({ children }: { children: ReactNode }) {
+export function NotFoundPanel({ children, missing }: { children: ReactNode; missing?: ReactNode }) {
   return (
     <section className="panel" data-testid="not-found">
       <h1>Not found</h1>
+      {missing}
       <p>{children}</p>
       <ul>
         <li>

@@ -25,7 +25,7 @@ const COLUMNS: [ServiceSort | null, string, boolean][] = [
   ["checks", "Checks (24 h)", true],
   ["duplicates", "Duplicate rate (24 h)", true],
   [null, "vs previous 24 h", false],
-  [null, "Duplicates per hour", false],
+  [null, "Duplicate rate per hour", false],
   [null, "Versions kept", true],
 ];
 

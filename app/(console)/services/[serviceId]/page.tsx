@@ -9,6 +9,7 @@ import { PageHeader } from "@/components/ui/page-header";
 import { StoreUnavailableNotice } from "@/components/ui/store-unavailable";
 import { requireConsoleActor } from "@/lib/auth/console-actor";
 import { can } from "@/lib/auth/authorize";
+import { examplePrefix } from "@/lib/views/id-prefix";
 import { loadKeyBrowser } from "@/lib/views/key-browser";
 import { withStore } from "@/lib/console/store";
 import type { SearchParams } from "@/lib/validation/console-common";
@@ -77,7 +78,7 @@ export default async function KeyBrowserPage({
           </>
         }
       />
-      <KeyFilters serviceId={service.id} filters={filters} raw={raw} fieldErrors={fieldErrors} />
+      <KeyFilters serviceId={service.id} filters={filters} raw={raw} fieldErrors={fieldErrors} prefixExample={examplePrefix(rows.map((r) => r.messageId))} />
       {filters === null ? (
         <InvalidFilters what="keys" />
       ) : (

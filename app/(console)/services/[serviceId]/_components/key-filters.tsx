@@ -1,7 +1,7 @@
 import Form from "next/form";
 import Link from "next/link";
 import { Field } from "@/components/ui/field";
-import { toInputInstant } from "@/lib/views/format";
+import { InstantInput, ZoneName } from "@/components/ui/time-zone";
 import type { KeyBrowserQuery } from "@/lib/validation/console-keys";
 
 /**
@@ -14,24 +14,27 @@ export function KeyFilters({
   filters,
   raw,
   fieldErrors,
+  prefixExample,
 }: {
   serviceId: string;
+  /** Made from the service's own ids (lib/views/id-prefix.ts); none when it has no keys yet. */
+  prefixExample: string | null;
   filters: KeyBrowserQuery | null;
   raw: Record<string, string>;
   fieldErrors: Record<string, string[]>;
 }) {
   const bad = (name: string) => Boolean(fieldErrors[name]?.length) || filters === null;
-  const instant = (name: "from" | "to") => (bad(name) ? (raw[name] ?? "") : toInputInstant(filters?.[name]));
+  const refused = (name: "from" | "to") => (bad(name) ? (raw[name] ?? "") : undefined);
   return (
     <Form action={`/services/${serviceId}`} className="panel filters" aria-label="Key filters">
       <Field label="Message id starts with" errors={fieldErrors.prefix}>
-        <input name="prefix" defaultValue={filters?.prefix ?? raw.prefix ?? ""} placeholder="B-0" size={18} />
+        <input name="prefix" defaultValue={filters?.prefix ?? raw.prefix ?? ""} placeholder={prefixExample ?? undefined} size={18} />
       </Field>
-      <Field label="Changed from (UTC)" errors={fieldErrors.from}>
-        <input type={bad("from") ? "text" : "datetime-local"} name="from" defaultValue={instant("from")} placeholder="2025-01-31T14:00" />
+      <Field label={<>Changed from (<ZoneName />)</>} errors={fieldErrors.from}>
+        <InstantInput name="from" defaultValue={filters?.from} invalidText={refused("from")} placeholder="2025-01-31T14:00" />
       </Field>
-      <Field label="Changed before (UTC)" errors={fieldErrors.to}>
-        <input type={bad("to") ? "text" : "datetime-local"} name="to" defaultValue={instant("to")} placeholder="2025-01-31T15:00" />
+      <Field label={<>Changed before (<ZoneName />)</>} errors={fieldErrors.to}>
+        <InstantInput name="to" defaultValue={filters?.to} invalidText={refused("to")} placeholder="2025-01-31T15:00" />
       </Field>
       <Field label="At least versions" errors={fieldErrors.minVersion}>
         <input
