@@ -69,6 +69,6 @@ test("on-call: from the retry storm's bar to the duplicated keys, to one key's t
   await expect(rows.last()).toContainText("new");
   await expect(rows.last()).toContainText("storm-O-3-try-0");
   await expect(rows.nth(2)).toContainText(`storm-O-3-try-${SENDS - 3}`);
-  await expect(timeline.locator("time").first()).toHaveText(/^\d{4}-\d\d-\d\d \d\d:\d\d:\d\d\.\d{6}$/);
+  await expect(timeline.locator("time").first()).toHaveText(/^\d{4}-\d\d-\d\d \d\d:\d\d:\d\d\.\d{6} UTC$/);
   await page.screenshot({ path: "test-results/journal-key-timeline.png", fullPage: true });
 });
