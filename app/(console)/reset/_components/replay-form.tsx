@@ -3,11 +3,13 @@ import { useMutation } from "@tanstack/react-query";
 import { useRouter } from "next/navigation";
 import { useState, type FormEvent } from "react";
 import { Field } from "@/components/ui/field";
+import { useTimeZone, ZoneName } from "@/components/ui/time-zone";
 import { FailureMessage } from "@/components/ui/failure-message";
 import { ReasonedAction } from "@/components/ui/reasoned-action";
 import { previewReplayResetAction, startReplayResetAction } from "@/lib/actions/replay";
 import { useFollowFailure } from "@/lib/console/client-failure";
 import { formatCount } from "@/lib/views/format";
+import { inputToParam } from "@/lib/views/time-zone";
 
 const EMPTY = { kind: "window" as "last_seen" | "window", subject: "", stream: "", by: "seq" as "seq" | "time", fromSeq: "", toSeq: "", from: "", to: "", where: "header" as "header" | "path", location: "Nats-Msg-Id" };
 
@@ -15,6 +17,7 @@ const EMPTY = { kind: "window" as "last_seen" | "window", subject: "", stream: "
 export function ReplayForm({ natsUrl }: { natsUrl: string }) {
   const followFailure = useFollowFailure();
   const router = useRouter();
+  const zone = useTimeZone();
   const [form, setForm] = useState(EMPTY);
   const [reason, setReason] = useState("");
   const [confirmation, setConfirmation] = useState("");
@@ -32,7 +35,7 @@ export function ReplayForm({ natsUrl }: { natsUrl: string }) {
     kind: form.kind,
     subject: form.subject.trim(),
     stream: form.stream.trim(),
-    ...(form.by === "seq" ? { fromSeq: form.fromSeq, toSeq: form.toSeq } : { from: form.from, to: form.to }),
+    ...(form.by === "seq" ? { fromSeq: form.fromSeq, toSeq: form.toSeq } : { from: inputToParam(form.from, zone), to: inputToParam(form.to, zone) }),
     idFrom: form.where === "header" ? { header: form.location } : { path: form.location },
   };
   const previewed = preview.data?.ok ? preview.data.data : null;
@@ -77,10 +80,10 @@ export function ReplayForm({ natsUrl }: { natsUrl: string }) {
         </>
       ) : (
         <>
-          <Field label="From (UTC)" errors={errors.from}>
+          <Field label={<>From (<ZoneName />)</>} errors={errors.from}>
             <input name="replayFrom" type="datetime-local" value={form.from} onChange={(e) => change({ from: e.target.value })} required />
           </Field>
-          <Field label="To (UTC)" errors={errors.to}>
+          <Field label={<>To (<ZoneName />)</>} errors={errors.to}>
             <input name="replayTo" type="datetime-local" value={form.to} onChange={(e) => change({ to: e.target.value })} required />
           </Field>
         </>
