@@ -41,7 +41,7 @@ function item(duplicate = counter++ % 2 === 0): StatementItem {
   const k = Math.floor(Math.random() * KEYS);
   // A duplicate of the seeded hash on the lower half; a real change on the upper half.
   const key = duplicate ? k % (KEYS / 2) : KEYS / 2 + (k % (KEYS / 2));
-  return { serviceId: "bench", messageId: `m-${key}`, hash: duplicate ? hashOf(key) : randomBytes(32).toString("hex"), hashVersion: 1, payloadText: null, historyDepth: 0 };
+  return { serviceId: "bench", messageId: `m-${key}`, hash: duplicate ? hashOf(key) : randomBytes(32).toString("hex"), hashVersion: 1, payloadText: null, historyDepth: 0, ref: null };
 }
 
 const batch = () => distinctBatch(BATCH, () => item());

@@ -69,16 +69,19 @@ export interface ClaimRecord {
   messageId: string;
   claimedAt: Date;
   previousClaimedAt: Date | null;
+  /** The caller's ref given with the claim that opened the window (null: none). */
+  ref: string | null;
 }
 
 /** One stored claim of a group, by its exact message id (a primary-key probe). */
 export async function findClaim(db: DbOrTx, group: string, messageId: string): Promise<ClaimRecord | null> {
   const [row] = await queryRows<Record<string, unknown>>(db, sql`
-    select message_id, claimed_at, previous_claimed_at from window_records where consumer_group = ${group} and message_id = ${messageId}`);
+    select message_id, claimed_at, previous_claimed_at, ref from window_records where consumer_group = ${group} and message_id = ${messageId}`);
   if (!row) return null;
   return {
     messageId: String(row.message_id),
     claimedAt: new Date(row.claimed_at as string),
     previousClaimedAt: row.previous_claimed_at ? new Date(row.previous_claimed_at as string) : null,
+    ref: (row.ref as string | null) ?? null,
   };
 }

@@ -18,10 +18,12 @@ export interface IdempotencyKeyRow {
   createdAt: Date;
   completedAt: Date | null;
   expiresAt: Date;
+  /** The caller's ref given with the begin of the current attempt (null: none). */
+  ref: string | null;
 }
 
 const COLUMNS = sql`scope, key, status, attempt, encode(request_hash, 'hex') as request_hash, locked_until,
-  response_status, response_body, response_headers, created_at, completed_at, expires_at`;
+  response_status, response_body, response_headers, created_at, completed_at, expires_at, ref`;
 
 const date = (value: unknown) => (value === null || value === undefined ? null : new Date(value as string));
 
@@ -41,6 +43,7 @@ function toRow(row: Record<string, unknown>): IdempotencyKeyRow {
     createdAt: new Date(row.created_at as string),
     completedAt: date(row.completed_at),
     expiresAt: new Date(row.expires_at as string),
+    ref: row.ref === null || row.ref === undefined ? null : String(row.ref),
   };
 }
 

@@ -19,6 +19,8 @@ export interface JournalRow {
   caller: string | null;
   requestId: string | null;
   traceId: string | null;
+  /** The caller's ref given with the request. */
+  ref: string | null;
 }
 
 export interface JournalPosition {
@@ -31,7 +33,7 @@ const ISO_US = (column: SQL) => sql`to_char(${column} at time zone 'UTC', 'YYYY-
 const fromUs = (us: number) => sql`(timestamptz 'epoch' + ${us}::int8 * interval '1 microsecond')`;
 
 const COLUMNS = sql`${US(sql`at`)} as "atUs", ${ISO_US(sql`at`)} as at, mode, subject, key, decision, version,
-  ${ISO_US(sql`matched_at`)} as "matchedAt", hash_version as "hashVersion", caller, request_id as "requestId", trace_id as "traceId"`;
+  ${ISO_US(sql`matched_at`)} as "matchedAt", hash_version as "hashVersion", caller, request_id as "requestId", trace_id as "traceId", ref`;
 
 function toRow(row: Record<string, unknown>): JournalRow {
   return {

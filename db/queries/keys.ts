@@ -11,6 +11,8 @@ export interface KeyState {
   version: number;
   firstSeen: Date;
   lastChanged: Date;
+  /** The caller's ref given with the check that stored this version (null: none). */
+  ref: string | null;
 }
 
 export async function findKeyState(db: DbOrTx, serviceId: string, messageId: string): Promise<KeyState | undefined> {
@@ -24,6 +26,7 @@ export async function findKeyState(db: DbOrTx, serviceId: string, messageId: str
       version: lastSeen.version,
       firstSeen: lastSeen.firstSeen,
       lastChanged: lastSeen.lastChanged,
+      ref: lastSeen.ref,
     })
     .from(lastSeen)
     .where(and(eq(lastSeen.serviceId, serviceId), eq(lastSeen.messageId, messageId)));

@@ -15,6 +15,7 @@ import { MAX_BATCH_ITEMS } from "@/lib/validation/check";
 export interface CheckEnvelope {
   serviceId: unknown;
   messageId: unknown;
+  ref: unknown;
   payloadStart: number;
   payloadEnd: number;
   hash: string;
@@ -37,6 +38,7 @@ function toCheckEnvelope(parsed: ParsedEnvelope, prefix: string): CheckEnvelope 
   return {
     serviceId: parsed.fields.serviceId,
     messageId: parsed.fields.messageId,
+    ref: parsed.fields.ref,
     payloadStart: parsed.hashed.start,
     payloadEnd: parsed.hashed.end,
     hash: parsed.hashed.hash,

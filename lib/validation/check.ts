@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { hashSchema, messageIdSchema, serviceIdSchema } from "./common";
+import { firstRefSchema, hashSchema, messageIdSchema, refSchema, serviceIdSchema } from "./common";
 
 export const MAX_BATCH_ITEMS = 1000;
 /** The exact parser's nesting limit (DEFAULT_MAX_DEPTH of json-scanner.ts); a literal, as the typed client reads this file. */
@@ -11,10 +11,11 @@ export const checkRequestSchema = z.object({
   payload: z
     .json()
     .describe(`The projected payload; hashed structurally (field order never matters). Nested at most ${MAX_JSON_DEPTH} levels deep (deeper: 400 too_deep)`),
+  ref: refSchema.optional(),
 });
 
 /** The envelope fields, validated after the exact JSON parse has taken the payload apart. */
-export const checkKeySchema = checkRequestSchema.pick({ serviceId: true, messageId: true });
+export const checkKeySchema = checkRequestSchema.pick({ serviceId: true, messageId: true, ref: true });
 
 export const checkBatchRequestSchema = z.object({
   items: z.array(checkRequestSchema).min(1, "at least one item").max(MAX_BATCH_ITEMS, `at most ${MAX_BATCH_ITEMS} items per batch`),
@@ -32,6 +33,7 @@ export const checkResponseSchema = z.object({
   acceptedAt: z
     .string()
     .describe("ISO 8601: when the stored version was accepted. For a duplicate, what it matched: version `version`, accepted then"),
+  firstRef: firstRefSchema.optional().describe("On a duplicate only: the ref given with the check that stored version `version` (null: none)"),
 });
 
 export const checkBatchResponseSchema = z.object({

@@ -26,6 +26,24 @@ export const messageIdSchema = z
   .refine(storableText, UNSTORABLE_TEXT)
   .describe("Entity or message id");
 
+/** Longest caller ref, in bytes of UTF-8 (docs/caller-data.md). */
+export const MAX_REF_BYTES = 256;
+
+/**
+ * The caller's ref (a job id, request id, free text), kept with the first acceptance and
+ * returned with every duplicate. Bounded in bytes, since that is what is stored.
+ */
+export const refSchema = z
+  .string()
+  .refine((value) => Buffer.byteLength(value, "utf8") <= MAX_REF_BYTES, `must be at most ${MAX_REF_BYTES} bytes of UTF-8`)
+  .refine(storableText, UNSTORABLE_TEXT)
+  .describe(`Caller data kept with the first acceptance (a job id, request id or note; at most ${MAX_REF_BYTES} bytes of UTF-8) and returned with every duplicate as firstRef`);
+
+export const firstRefSchema = z
+  .string()
+  .nullable()
+  .describe("On a duplicate: the ref given with the first acceptance it matched (null when that request gave none)");
+
 export const hashSchema = z.string().regex(/^[0-9a-f]{64}$/).describe("SHA-256 of the canonical form, hex");
 
 export const errorSchema = z

@@ -1,6 +1,6 @@
 import { z } from "zod";
 import { MAX_JSON_DEPTH } from "./check";
-import { hashSchema, storableText, textSchema } from "./common";
+import { firstRefSchema, hashSchema, refSchema, storableText, textSchema } from "./common";
 import { MAX_WINDOW_SECONDS } from "./limits";
 import { reasonSchema } from "./window";
 
@@ -35,6 +35,7 @@ export const beginRequestSchema = z
   .object({
     key: idempotencyKeySchema,
     ...requestFields,
+    ref: refSchema.optional(),
     waitSeconds: z
       .number()
       .int()
@@ -96,6 +97,7 @@ export const beginCompletedSchema = z.object({
   response: z.object({ status: z.number().int(), body: z.string(), headers: z.record(z.string(), z.string()) }),
   attempt: z.number().int().describe("The attempt that completed the key"),
   completedAt: isoDate,
+  firstRef: firstRefSchema.describe("The ref given with the begin of the attempt that completed the key (null: none)"),
 });
 
 export const inProgressErrorSchema = z.object({
@@ -106,6 +108,7 @@ export const inProgressErrorSchema = z.object({
     startedAt: isoDate.describe("When that attempt began"),
     lockedUntil: isoDate.describe("The Retry-After header gives the seconds until then (at least 1)"),
     waited: z.boolean().describe("True when the caller waited (waitSeconds) before this answer"),
+    firstRef: firstRefSchema.describe("The ref given with the begin of the attempt that holds the key (null: none)"),
   }),
 });
 
@@ -115,6 +118,7 @@ export const mismatchErrorSchema = z.object({
     message: z.string(),
     storedHash: hashSchema,
     requestHash: hashSchema,
+    firstRef: firstRefSchema.optional().describe("At begin: the ref given with the begin that took the key (null: none)"),
   }),
 });
 

@@ -154,6 +154,7 @@ export const journalEntrySchema = z.object({
   caller: z.string().nullable().describe("token:<id> for an API token, the library-mode caller's name"),
   requestId: z.string().nullable(),
   traceId: z.string().nullable().describe("From the W3C traceparent sent with the request"),
+  ref: z.string().nullable().describe("The caller's ref given with the request (docs/caller-data.md)"),
 });
 
 export const journalGapSchema = z.object({

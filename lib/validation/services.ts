@@ -70,6 +70,7 @@ export const keyDetailSchema = z.object({
     version: z.number().int(),
     firstSeen: z.string(),
     lastChanged: z.string(),
+    ref: z.string().nullable().describe("The caller's ref given with the check that stored this version (null: none)"),
   }),
   versions: z.array(z.object({ version: z.number().int(), hash: hashSchema, payload: z.string(), recordedAt: z.string() })),
 });

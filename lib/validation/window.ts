@@ -1,6 +1,6 @@
 import { z } from "zod";
 import { MAX_WINDOW_SECONDS } from "./limits";
-import { messageIdSchema, textSchema } from "./common";
+import { firstRefSchema, messageIdSchema, refSchema, textSchema } from "./common";
 
 export const MAX_CLAIM_BATCH_ITEMS = 1000;
 
@@ -31,6 +31,7 @@ const isoDate = z.string().describe("ISO 8601");
 export const claimRequestSchema = z.object({
   consumerGroup: consumerGroupIdSchema,
   messageId: messageIdSchema,
+  ref: refSchema.optional(),
 });
 
 export const claimBatchRequestSchema = z.object({
@@ -54,6 +55,7 @@ export const claimResponseSchema = z.object({
         "Null only when a concurrent winning claim was released before weir could read it",
     ),
   windowEndsAt: isoDate.nullable().describe("windowStartedAt + ttlSeconds: a redelivery before then is a duplicate"),
+  firstRef: firstRefSchema.optional().describe("On a duplicate only: the ref given with the claim that opened the window (null: none)"),
 });
 
 export const claimBatchResponseSchema = z.object({

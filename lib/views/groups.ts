@@ -66,6 +66,7 @@ export async function loadGroup(db: DbOrTx, id: string, { now = Date.now(), clai
         messageId: claim.messageId,
         claimedAt: claim.claimedAt.toISOString(),
         previousClaimedAt: claim.previousClaimedAt?.toISOString() ?? null,
+        ref: claim.ref,
         windowStartedAt: claim.claimedAt.toISOString(),
         windowEndsAt: windowEndsAt!.toISOString(),
         inWindow: windowEndsAt!.getTime() > now,

@@ -30,6 +30,8 @@ export interface IdempotencyKeyView {
   createdAt: string;
   completedAt: string | null;
   expiresAt: string;
+  /** The caller's ref given with the begin of the current attempt. */
+  ref: string | null;
 }
 
 const iso = (d: Date | null) => (d ? d.toISOString() : null);
@@ -50,6 +52,7 @@ export function keyView(row: IdempotencyKeyRow, now = Date.now()): IdempotencyKe
     createdAt: row.createdAt.toISOString(),
     completedAt: iso(row.completedAt),
     expiresAt: row.expiresAt.toISOString(),
+    ref: row.ref,
   };
 }
 

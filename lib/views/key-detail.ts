@@ -19,7 +19,7 @@ export interface KeyVersionView {
 export interface KeyDetail {
   service: ServiceSummary;
   /** `hashVersion`: the service's hash settings the key's hash was made under (moved to the current ones at its next check). */
-  state: { messageId: string; hash: string; hashVersion: number; version: number; firstSeen: string; lastChanged: string };
+  state: { messageId: string; hash: string; hashVersion: number; version: number; firstSeen: string; lastChanged: string; ref: string | null };
   versions: KeyVersionView[];
   diff: { from: number; to: number; entries: DiffEntry[] } | { from: number; to: number; error: string } | null;
 }
@@ -66,6 +66,7 @@ export async function loadKeyDetail(
       version: state.version,
       firstSeen: state.firstSeen.toISOString(),
       lastChanged: state.lastChanged.toISOString(),
+      ref: state.ref,
     },
     versions: views,
     diff: pickDiff(trees, views, compare, service),

@@ -51,7 +51,7 @@ describe("every hot statement is a router plan on Citus (one task, one shard)", 
         { serviceId: lean, messageId: "m-3", payload: { a: 3 } },
       ]);
     });
-    expect(new Set(sent.map((s) => s.name))).toEqual(new Set(["weir_last_seen_decide_one_plain_v5"]));
+    expect(new Set(sent.map((s) => s.name))).toEqual(new Set(["weir_last_seen_decide_one_plain_v6"]));
   });
 
   it("a check of a key stored under older hash settings: both asks", async () => {
@@ -62,7 +62,7 @@ describe("every hot statement is a router plan on Citus (one task, one shard)", 
       expect((await check(db, { serviceId, messageId: "hv-1", payload: { a: 1, b: 2 } })).decision).toBe("duplicate");
     });
     // The plain ask answers `stale`; the key's stored settings are read, then asked with both hashes.
-    expect(sent.map((s) => s.name)).toEqual(["weir_last_seen_decide_one_plain_v5", "weir_last_seen_version_v3", "weir_last_seen_decide_one_v5"]);
+    expect(sent.map((s) => s.name)).toEqual(["weir_last_seen_decide_one_plain_v6", "weir_last_seen_version_v4", "weir_last_seen_decide_one_v6"]);
   });
 
   it("a check of a key stored under older hash settings whose accepted payload is kept: the read and the move", async () => {
@@ -73,11 +73,11 @@ describe("every hot statement is a router plan on Citus (one task, one shard)", 
       expect((await check(db, { serviceId, messageId: "hv-2", payload: { a: 1, b: 3 } })).decision).toBe("duplicate");
     });
     expect(sent.map((s) => s.name)).toEqual([
-      "weir_last_seen_decide_one_plain_v5",
-      "weir_last_seen_version_v3",
+      "weir_last_seen_decide_one_plain_v6",
+      "weir_last_seen_version_v4",
       "weir_last_seen_kept_payload_v1",
       "weir_last_seen_rebase_v1",
-      "weir_last_seen_decide_one_plain_v5",
+      "weir_last_seen_decide_one_plain_v6",
     ]);
   });
 
@@ -99,7 +99,7 @@ describe("every hot statement is a router plan on Citus (one task, one shard)", 
         { consumerGroup: "g-other", messageId: "c-1" },
       ]);
     });
-    expect(new Set(sent.map((s) => s.name))).toEqual(new Set(["weir_window_claim_one_v3"]));
+    expect(new Set(sent.map((s) => s.name))).toEqual(new Set(["weir_window_claim_one_v4"]));
   });
 
   it("idempotency begin, complete and release", async () => {
@@ -114,9 +114,9 @@ describe("every hot statement is a router plan on Citus (one task, one shard)", 
     const names = sent.map((s) => s.name);
     // Begin goes through the one-key function on Citus, never the split statement.
     expect(names.filter((name) => name.startsWith("weir_idempotency_begin"))).toEqual([
-      "weir_idempotency_begin_one_v1",
-      "weir_idempotency_begin_one_v1",
-      "weir_idempotency_begin_one_v1",
+      "weir_idempotency_begin_one_v2",
+      "weir_idempotency_begin_one_v2",
+      "weir_idempotency_begin_one_v2",
     ]);
   });
 });

@@ -23,7 +23,7 @@ describe("window release and sliding windows on Citus", () => {
     // A fenced release whose claim was superseded: refused (409) after reading the key, still on one shard.
     await expect(releaseClaim(db, { consumerGroup: group, messageId: "c-2", claimedAt: "2020-01-01T00:00:00.000Z" })).rejects.toMatchObject({ status: 409 });
     const sent = all.filter((statement) => statement.name !== "" && !statement.text.includes("pg_extension"));
-    expect(new Set(sent.map((s) => s.name))).toEqual(new Set(["weir_window_claim_one_v3", "weir_window_release_v1"]));
+    expect(new Set(sent.map((s) => s.name))).toEqual(new Set(["weir_window_claim_one_v4", "weir_window_release_v1"]));
     const notRouted: string[] = [];
     for (const statement of sent) if (!isRouterPlan(await planOf(store.pool!, statement))) notRouted.push(statement.name);
     expect(notRouted).toEqual([]);

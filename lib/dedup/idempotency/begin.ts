@@ -47,7 +47,7 @@ export async function decideBegin(db: DbOrTx, ref: IdempotencyKeyRef): Promise<B
 
 /** The one telemetry event of a begin, however many times the key was read to answer it. */
 export function recordBegin(ref: IdempotencyKeyRef, result: BeginResult): void {
-  decided({ mode: "idempotency", subject: ref.scope, decision: result.outcome, key: ref.key, ...detailOf(result), origin: ref.origin });
+  decided({ mode: "idempotency", subject: ref.scope, decision: result.outcome, key: ref.key, ...detailOf(result), origin: ref.origin, ref: ref.ref ?? null });
 }
 
 /** The attempt and its time: when the key was completed, or when the holding attempt started. */

@@ -34,7 +34,7 @@ describe("begin / complete / release", () => {
     const done = await complete(store.db, { ...ref, attempt: 1, response });
     expect(done).toMatchObject({ attempt: 1, alreadyCompleted: false });
     const replay = await begin(store.db, ref);
-    expect(replay).toEqual({ outcome: "completed", attempt: 1, response, completedAt: done.completedAt });
+    expect(replay).toEqual({ outcome: "completed", attempt: 1, response, completedAt: done.completedAt, firstRef: null });
     expect(await begin(store.db, ref)).toEqual(replay);
   });
 
@@ -60,6 +60,7 @@ describe("begin / complete / release", () => {
       outcome: "mismatch",
       storedHash: hashA,
       requestHash: hashB,
+      firstRef: null,
     });
     await expect(complete(store.db, { scope, key: "k", requestHash: hashB, attempt: 1, response })).rejects.toBeInstanceOf(UnprocessableError);
     await complete(store.db, { scope, key: "k", requestHash: hashA, attempt: 1, response });

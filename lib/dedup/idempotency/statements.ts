@@ -19,7 +19,7 @@ const VERDICT = `case
   end`;
 
 const columns = (t: string) => `${t}.attempt, ${t}.locked_until, encode(${t}.request_hash, 'hex') as stored_hash,
-  ${t}.response_status, ${t}.response_body, ${t}.response_headers, ${t}.created_at, ${t}.completed_at, ${t}.expires_at`;
+  ${t}.response_status, ${t}.response_body, ${t}.response_headers, ${t}.created_at, ${t}.completed_at, ${t}.expires_at, ${t}.ref as first_ref`;
 
 /**
  * One statement per begin. `current` reads the committed key in the statement's
@@ -42,10 +42,10 @@ current as (
   where c.scope = $1 and c.key = $2 and c.expires_at > statement_timestamp()
 ),
 written as (
-  insert into idempotency_keys as k (scope, key, request_hash, status, attempt, locked_until, created_at, expires_at)
+  insert into idempotency_keys as k (scope, key, request_hash, status, attempt, locked_until, created_at, expires_at, ref)
   select $1, $2, decode($3, 'hex'), 'in_progress', 1,
     statement_timestamp() + make_interval(secs => s.lock_seconds), statement_timestamp(),
-    statement_timestamp() + make_interval(secs => s.lock_seconds + s.retention_seconds)
+    statement_timestamp() + make_interval(secs => s.lock_seconds + s.retention_seconds), $4::text
   from settings s
   where not exists (
     select 1 from current c
@@ -56,7 +56,7 @@ written as (
     attempt = case when k.expires_at <= excluded.created_at then 1 else k.attempt + 1 end,
     waiters = k.waiters and k.expires_at > excluded.created_at,
     locked_until = excluded.locked_until, created_at = excluded.created_at, expires_at = excluded.expires_at,
-    completed_at = null, response_status = null, response_body = null, response_headers = null
+    completed_at = null, response_status = null, response_body = null, response_headers = null, ref = excluded.ref
   where k.expires_at <= excluded.created_at
      or (k.status = 'in_progress' and k.locked_until <= excluded.created_at
          and (k.request_hash = excluded.request_hash or ${RELEASED("k")}))
@@ -85,16 +85,20 @@ export interface KeyRow {
   created_at: Date | string;
   completed_at: Date | string | null;
   expires_at: Date | string;
+  /** The ref stored with the begin that took the key. */
+  first_ref: string | null;
 }
 
 export interface KeyRef {
   scope: string;
   key: string;
   requestHash: string;
+  /** The caller's ref, stored when this begin takes the key. */
+  ref?: string;
 }
 
 export function beginStatement(ref: KeyRef): RawStatement {
-  return { name: "weir_idempotency_begin_v3", text: BEGIN_SQL, values: [ref.scope, ref.key, ref.requestHash] };
+  return { name: "weir_idempotency_begin_v4", text: BEGIN_SQL, values: [ref.scope, ref.key, ref.requestHash, ref.ref ?? null] };
 }
 
 /**
@@ -103,15 +107,15 @@ export function beginStatement(ref: KeyRef): RawStatement {
  */
 export function beginOneStatement(ref: KeyRef): RawStatement {
   return {
-    name: "weir_idempotency_begin_one_v1",
+    name: "weir_idempotency_begin_one_v2",
     // The function returns the columns of a KeyRow, in order.
-    text: "select * from weir_idempotency_begin($1, $2, decode($3, 'hex'), $4, $5)",
-    values: [ref.scope, ref.key, ref.requestHash, DEFAULT_LOCK_SECONDS, DEFAULT_RETENTION_SECONDS],
+    text: "select * from weir_idempotency_begin_v2($1, $2, decode($3, 'hex'), $4, $5, $6)",
+    values: [ref.scope, ref.key, ref.requestHash, DEFAULT_LOCK_SECONDS, DEFAULT_RETENTION_SECONDS, ref.ref ?? null],
   };
 }
 
 export function peekStatement(ref: KeyRef): RawStatement {
-  return { name: "weir_idempotency_peek_v3", text: PEEK_SQL, values: [ref.scope, ref.key, ref.requestHash] };
+  return { name: "weir_idempotency_peek_v4", text: PEEK_SQL, values: [ref.scope, ref.key, ref.requestHash] };
 }
 
 /** The live state of a key: read by callers and the console, and to explain why complete or release refused. */

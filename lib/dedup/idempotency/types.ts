@@ -14,11 +14,13 @@ export interface IdempotencyKeyRef {
   requestHash: string;
   /** Who asked (the journal's caller, request id and trace); set by the door. */
   origin?: DecisionOrigin;
+  /** The caller's ref (job id, request id, note), kept with a begin that takes the key and returned to every other. */
+  ref?: string;
 }
 
 /** Every answer says why: the attempt that holds or completed the key, and since when. */
 export type BeginResult =
   | { outcome: "started"; attempt: number; lockedUntil: Date }
-  | { outcome: "in_progress"; attempt: number; lockedUntil: Date; startedAt: Date }
-  | { outcome: "completed"; attempt: number; response: StoredResponse; completedAt: Date }
-  | { outcome: "mismatch"; storedHash: string; requestHash: string };
+  | { outcome: "in_progress"; attempt: number; lockedUntil: Date; startedAt: Date; firstRef: string | null }
+  | { outcome: "completed"; attempt: number; response: StoredResponse; completedAt: Date; firstRef: string | null }
+  | { outcome: "mismatch"; storedHash: string; requestHash: string; firstRef: string | null };

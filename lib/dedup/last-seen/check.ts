@@ -13,6 +13,8 @@ export interface CheckInput {
   payload: unknown;
   /** Who asks, for the decision journal: in library mode, name the calling service in `caller`. */
   origin?: DecisionOrigin;
+  /** Caller data kept with the version this check stores, returned with every duplicate of it (at most 256 bytes). */
+  ref?: string;
 }
 
 /** Hashes a payload's JSON text for a service: only what its path filter keeps, structure only. */
@@ -26,6 +28,7 @@ export function hashForService(config: ServiceConfig, messageId: string, payload
     payloadAt: 0,
     payloadText: config.historyDepth > 0 ? payloadText : null,
     historyDepth: config.historyDepth,
+    ref: null,
   };
 }
 
@@ -61,10 +64,11 @@ export async function checkKeys<T extends { serviceId: string; messageId: string
  * decision commits or rolls back with the caller's own writes.
  */
 export async function checkMany(db: DbOrTx, inputs: readonly CheckInput[]): Promise<CheckOutcome[]> {
-  for (const input of inputs) checkKeySchema.parse({ serviceId: input.serviceId, messageId: input.messageId });
+  for (const input of inputs) checkKeySchema.parse({ serviceId: input.serviceId, messageId: input.messageId, ref: input.ref });
   const hash = (config: ServiceConfig, input: CheckInput): HashedCheck => {
     const item = hashForService(config, input.messageId, payloadTextOf(input.payload));
     item.origin = input.origin;
+    item.ref = input.ref ?? null;
     return item;
   };
   return checkKeys(db, inputs, hash, () => "serviceId");

@@ -42,6 +42,8 @@ export interface CheckOutcome {
   hashVersion: number;
   /** When the stored version was accepted: for a duplicate, when the payload it matched was. */
   acceptedAt: Date;
+  /** A duplicate only: the ref given with the check that stored the version it matched (null: none). */
+  firstRef?: string | null;
 }
 
 /** Where a key stood when a check found it under other hash settings. */
@@ -158,7 +160,7 @@ async function rebaseOnKeptPayload(
  * linearizes after that change).
  */
 async function resolveLostRace(db: DbOrTx, item: HashedCheck, attempt = 0): Promise<CheckOutcome> {
-  const [row] = await runRaw<{ version: number; hash: string; hash_version: number; last_changed: Date | string }>(
+  const [row] = await runRaw<{ version: number; hash: string; hash_version: number; last_changed: Date | string; first_ref: string | null }>(
     db,
     currentVersionStatement(item.serviceId, item.messageId),
   );
@@ -194,7 +196,7 @@ async function decideStale(db: DbOrTx, item: HashedCheck, attempt: number): Prom
 function toOutcome(item: HashedCheck, row: Omit<DecideRow, "ord">): CheckOutcome {
   if (row.decision === "stale") throw new Error(`a stale answer for ${item.serviceId}/${item.messageId} reached an outcome`);
   const at = row.last_changed;
-  return {
+  const outcome: CheckOutcome = {
     serviceId: item.serviceId,
     messageId: item.messageId,
     decision: row.decision,
@@ -203,6 +205,8 @@ function toOutcome(item: HashedCheck, row: Omit<DecideRow, "ord">): CheckOutcome
     hashVersion: item.hashVersion,
     acceptedAt: at instanceof Date ? at : new Date(at),
   };
+  if (row.decision === "duplicate") outcome.firstRef = row.first_ref ?? null;
+  return outcome;
 }
 
 /**
@@ -228,6 +232,7 @@ export async function decideCounted(db: DbOrTx, items: readonly HashedCheck[]): 
       matchedAt: outcome.acceptedAt,
       hashVersion: outcome.hashVersion,
       origin: items[i]!.origin,
+      ref: items[i]!.ref,
     });
   }
   return outcomes;

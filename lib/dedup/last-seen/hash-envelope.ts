@@ -28,5 +28,6 @@ export function hashPayloadSlice(config: ServiceConfig, messageId: string, text:
     payloadAt: slice.payloadStart,
     payloadText: config.historyDepth > 0 ? text.slice(slice.payloadStart, slice.payloadEnd) : null,
     historyDepth: config.historyDepth,
+    ref: null,
   };
 }

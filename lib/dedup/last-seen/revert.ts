@@ -39,7 +39,7 @@ returning null::bigint as version, null::text as hash
 const REVERT_CHANGE_SQL = `
 update last_seen s set hash = s.previous_hash, hash_version = coalesce(s.previous_hash_version, 1), previous_hash = null,
   previous_hash_version = null, version = s.version - 1, last_changed = coalesce(s.previous_last_changed, s.last_changed),
-  previous_last_changed = null
+  previous_last_changed = null, ref = s.previous_ref, previous_ref = null
 where s.service_id = $1 and s.message_id = $2 and s.version = $3 and s.previous_hash is not null
 returning s.version, encode(s.hash, 'hex') as hash
 `;
@@ -56,7 +56,7 @@ export function revertStatements(input: RevertInput): { swap: RawStatement; drop
     swap:
       input.version === 1
         ? { name: "weir_last_seen_revert_new_v1", text: REVERT_NEW_SQL, values: key }
-        : { name: "weir_last_seen_revert_change_v3", text: REVERT_CHANGE_SQL, values: [...key, input.version] },
+        : { name: "weir_last_seen_revert_change_v4", text: REVERT_CHANGE_SQL, values: [...key, input.version] },
     dropHistory: { name: "weir_last_seen_revert_history_v1", text: DROP_HISTORY_SQL, values: [...key, input.version] },
     state: { name: "weir_last_seen_revert_state_v1", text: STATE_SQL, values: key },
   };

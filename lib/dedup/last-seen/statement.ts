@@ -43,33 +43,33 @@ pruned as (
 )`;
   return `
 with input as (
-  select ord::int as ord, service_id, message_id, decode(hash_hex, 'hex') as hash, hash_version, payload, history_depth
-  from unnest($1::text[], $2::text[], $3::text[], $4::int[], $5::text[], $6::int[]) with ordinality
-    as i(service_id, message_id, hash_hex, hash_version, payload, history_depth, ord)
+  select ord::int as ord, service_id, message_id, decode(hash_hex, 'hex') as hash, hash_version, payload, history_depth, ref
+  from unnest($1::text[], $2::text[], $3::text[], $4::int[], $5::text[], $6::int[], $7::text[]) with ordinality
+    as i(service_id, message_id, hash_hex, hash_version, payload, history_depth, ref, ord)
 ),
 found as materialized (
-  select i.ord, s.version, s.last_changed,
+  select i.ord, s.version, s.last_changed, s.ref as first_ref,
     case when s.hash_version <> i.hash_version then 'stale' else 'duplicate' end as decision
   from input i join last_seen s on s.service_id = i.service_id and s.message_id = i.message_id
   -- only the keys answered here: a change is not carried through the CTE for nothing
   where s.hash_version <> i.hash_version or s.hash = i.hash
 ),
 written as (
-  insert into last_seen as s (service_id, message_id, hash, hash_version, version, first_seen, last_changed)
-  select i.service_id, i.message_id, i.hash, i.hash_version, 1, now(), now()
+  insert into last_seen as s (service_id, message_id, hash, hash_version, version, first_seen, last_changed, ref)
+  select i.service_id, i.message_id, i.hash, i.hash_version, 1, now(), now(), i.ref
   from input i
   where not exists (select 1 from found f where f.ord = i.ord)
   order by i.service_id, i.message_id
   on conflict (service_id, message_id) do update
     set hash = excluded.hash, hash_version = excluded.hash_version, previous_hash = s.hash,
       previous_hash_version = s.hash_version, previous_last_changed = s.last_changed, version = s.version + 1,
-      last_changed = excluded.last_changed
+      last_changed = excluded.last_changed, previous_ref = s.ref, ref = excluded.ref
     where s.hash_version = excluded.hash_version and s.hash is distinct from excluded.hash
   returning s.service_id, s.message_id, s.version, s.last_changed
 )${withHistory ? history : ""}
-select f.ord, f.version, f.decision, f.last_changed from found f
+select f.ord, f.version, f.decision, f.last_changed, f.first_ref from found f
 union all
-select i.ord, w.version, case when w.version = 1 then 'new' else 'changed' end, w.last_changed
+select i.ord, w.version, case when w.version = 1 then 'new' else 'changed' end, w.last_changed, null
 from written w join input i on i.service_id = w.service_id and i.message_id = w.message_id
 `;
 }
@@ -85,6 +85,8 @@ export interface DecideRow {
   decision: "new" | "changed" | "duplicate" | "stale";
   /** When the stored version was accepted. */
   last_changed: Date | string;
+  /** The ref stored with that version (read for duplicates only). */
+  first_ref: string | null;
 }
 
 export interface StatementItem {
@@ -102,12 +104,14 @@ export interface StatementItem {
   /** The payload's JSON text, sent only when the service keeps history. */
   payloadText: string | null;
   historyDepth: number;
+  /** The caller's ref, stored with the version this check accepts. */
+  ref: string | null;
 }
 
 export function decideStatement(items: readonly StatementItem[]): RawStatement {
   const keepsHistory = items.some((i) => i.historyDepth > 0);
   return {
-    name: keepsHistory ? "weir_last_seen_decide_v5" : "weir_last_seen_decide_lean_v5",
+    name: keepsHistory ? "weir_last_seen_decide_v6" : "weir_last_seen_decide_lean_v6",
     text: keepsHistory ? DECIDE_SQL : DECIDE_WITHOUT_HISTORY_SQL,
     values: [
       items.map((i) => i.serviceId),
@@ -116,27 +120,28 @@ export function decideStatement(items: readonly StatementItem[]): RawStatement {
       items.map((i) => i.hashVersion),
       items.map((i) => (i.historyDepth > 0 ? i.payloadText : null)),
       items.map((i) => i.historyDepth),
+      items.map((i) => i.ref),
     ],
   };
 }
 
 /**
- * One key's check as the routable function of migration 0013: the same rule as the
+ * One key's check as the routable function of migration 0016: the same rule as the
  * batch statement, in statements that each name the key, and the only one that takes
  * `stored` (the second ask for a key stored under older settings). On Citus it runs
  * beside the key's shard; no row back means a concurrent check committed the same hash.
  */
 export function decideOneStatement(item: StatementItem): RawStatement {
-  const asked = [item.serviceId, item.messageId, item.hash, item.hashVersion, item.historyDepth > 0 ? item.payloadText : null, item.historyDepth];
-  const call = (secondAsk: string) => `select version, decision, last_changed
-    from weir_last_seen_decide_v4($1, $2, decode($3, 'hex'), $4, $5, $6, ${secondAsk})`;
+  const asked = [item.serviceId, item.messageId, item.hash, item.hashVersion, item.historyDepth > 0 ? item.payloadText : null, item.historyDepth, item.ref];
+  const call = (secondAsk: string) => `select version, decision, last_changed, first_ref
+    from weir_last_seen_decide_v5($1, $2, decode($3, 'hex'), $4, $5, $6, ${secondAsk}, $7)`;
   if (!item.stored) {
     // The usual ask, as lean as before hash settings versions: the second-ask arguments are constants.
-    return { name: "weir_last_seen_decide_one_plain_v5", text: call("null, null, false"), values: asked };
+    return { name: "weir_last_seen_decide_one_plain_v6", text: call("null, null, false"), values: asked };
   }
   return {
-    name: "weir_last_seen_decide_one_v5",
-    text: call("decode($7, 'hex'), $8, $9"),
+    name: "weir_last_seen_decide_one_v6",
+    text: call("decode($8, 'hex'), $9, $10"),
     values: [...asked, item.stored.hash, item.stored.hashVersion, item.stored.upgrade],
   };
 }
@@ -144,8 +149,8 @@ export function decideOneStatement(item: StatementItem): RawStatement {
 /** After a lost race the committed version is read in a fresh snapshot. */
 export function currentVersionStatement(serviceId: string, messageId: string): RawStatement {
   return {
-    name: "weir_last_seen_version_v3",
-    text: "select version, encode(hash, 'hex') as hash, hash_version, last_changed from last_seen where service_id = $1 and message_id = $2",
+    name: "weir_last_seen_version_v4",
+    text: "select version, encode(hash, 'hex') as hash, hash_version, last_changed, ref as first_ref from last_seen where service_id = $1 and message_id = $2",
     values: [serviceId, messageId],
   };
 }

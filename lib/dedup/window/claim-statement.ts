@@ -29,28 +29,29 @@ const epochMillis = (timestamp: string) => `date_part('epoch', ${timestamp}) * 1
  */
 const CLAIM_SQL = `
 with input as (
-  select i.consumer_group, i.message_id, t.ttl_seconds, t.slide, r.claimed_at as live_claimed_at
-  from unnest($1::text[], $2::text[]) as i(consumer_group, message_id)
+  select i.consumer_group, i.message_id, i.ref, t.ttl_seconds, t.slide, r.claimed_at as live_claimed_at, r.ref as live_ref
+  from unnest($1::text[], $2::text[], $4::text[]) as i(consumer_group, message_id, ref)
   left join consumer_groups g on g.id = i.consumer_group
   cross join lateral (select coalesce(g.ttl_seconds, $3::int) as ttl_seconds, coalesce(g.slide, false) as slide) t
   left join window_records r on r.consumer_group = i.consumer_group and r.message_id = i.message_id
     and r.claimed_at > statement_timestamp() - make_interval(secs => t.ttl_seconds)
 ),
 written as (
-  insert into window_records as r (consumer_group, message_id, claimed_at, claim_cutoff)
-  select i.consumer_group, i.message_id, statement_timestamp(), statement_timestamp() - make_interval(secs => i.ttl_seconds)
+  insert into window_records as r (consumer_group, message_id, claimed_at, claim_cutoff, ref)
+  select i.consumer_group, i.message_id, statement_timestamp(), statement_timestamp() - make_interval(secs => i.ttl_seconds), i.ref
   from input i
   where i.live_claimed_at is null
   order by i.consumer_group, i.message_id
   on conflict (consumer_group, message_id) do update
-    set claimed_at = excluded.claimed_at, claim_cutoff = excluded.claim_cutoff, previous_claimed_at = r.claimed_at
+    set claimed_at = excluded.claimed_at, claim_cutoff = excluded.claim_cutoff, previous_claimed_at = r.claimed_at, ref = excluded.ref
     where r.claimed_at <= excluded.claim_cutoff
   returning r.consumer_group, r.message_id, r.claimed_at, r.previous_claimed_at
 )
 select i.consumer_group, i.message_id, i.ttl_seconds, w.message_id is not null as claimed,
   round((extract(epoch from w.claimed_at - w.previous_claimed_at) - i.ttl_seconds)::numeric, 3)::float8 as late_by_seconds,
   ${epochMillis("coalesce(w.claimed_at, i.live_claimed_at)")} as window_started_at,
-  i.slide and i.live_claimed_at is not null as slides
+  i.slide and i.live_claimed_at is not null as slides,
+  case when w.message_id is null then i.live_ref end as first_ref
 from input i
 left join written w on w.consumer_group = i.consumer_group and w.message_id = i.message_id
 `;
@@ -65,6 +66,8 @@ export interface ClaimRow {
   window_started_at: number | null;
   /** A duplicate in a sliding group, whose window the caller restarts (batch statement only). */
   slides?: boolean;
+  /** A duplicate's: the ref stored with the claim that opened the window. */
+  first_ref: string | null;
 }
 
 export interface ClaimKey {
@@ -72,24 +75,26 @@ export interface ClaimKey {
   messageId: string;
   /** Who asked (the journal's caller, request id and trace); set by the door, never sent to the database. */
   origin?: DecisionOrigin;
+  /** Caller data kept with the claim that opens a window, returned with every duplicate inside it. */
+  ref?: string;
 }
 
 export function claimStatement(items: readonly ClaimKey[], defaultTtlSeconds: number): RawStatement {
   return {
-    name: "weir_window_claim_v7",
+    name: "weir_window_claim_v8",
     text: CLAIM_SQL,
-    values: [items.map((i) => i.consumerGroup), items.map((i) => i.messageId), defaultTtlSeconds],
+    values: [items.map((i) => i.consumerGroup), items.map((i) => i.messageId), defaultTtlSeconds, items.map((i) => i.ref ?? null)],
   };
 }
 
-/** One key's claim as the routable function of migration 0010 (the same rule); Citus runs it beside the key's shard. */
+/** One key's claim as the routable function of migration 0016 (the same rule); Citus runs it beside the key's shard. */
 export function claimOneStatement(item: ClaimKey, defaultTtlSeconds: number): RawStatement {
   return {
-    name: "weir_window_claim_one_v3",
+    name: "weir_window_claim_one_v4",
     text: `select $1::text as consumer_group, $2::text as message_id, c.ttl_seconds, c.claimed, c.late_by_seconds,
-      ${epochMillis("c.window_started_at")} as window_started_at
-      from weir_window_claim_v2($1, $2, $3) c`,
-    values: [item.consumerGroup, item.messageId, defaultTtlSeconds],
+      ${epochMillis("c.window_started_at")} as window_started_at, case when c.claimed then null else c.first_ref end as first_ref
+      from weir_window_claim_v3($1, $2, $3, $4) c`,
+    values: [item.consumerGroup, item.messageId, defaultTtlSeconds, item.ref ?? null],
   };
 }
 
@@ -119,8 +124,8 @@ where r.consumer_group = l.consumer_group and r.message_id = l.message_id`,
 /** When the records of keys started their window: for duplicates that lost a race to a claim committed after the statement's snapshot. */
 export function windowStartsStatement(items: readonly ClaimKey[]): RawStatement {
   return {
-    name: "weir_window_starts_v2",
-    text: `select r.consumer_group, r.message_id, ${epochMillis("r.claimed_at")} as window_started_at from unnest($1::text[], $2::text[]) as i(consumer_group, message_id)
+    name: "weir_window_starts_v3",
+    text: `select r.consumer_group, r.message_id, ${epochMillis("r.claimed_at")} as window_started_at, r.ref as first_ref from unnest($1::text[], $2::text[]) as i(consumer_group, message_id)
       join window_records r on r.consumer_group = i.consumer_group and r.message_id = i.message_id`,
     values: [items.map((i) => i.consumerGroup), items.map((i) => i.messageId)],
   };

@@ -44,6 +44,7 @@ describe("claim", () => {
       ttlSeconds: 3600,
       windowStartedAt: started.toISOString(),
       windowEndsAt: new Date(started.getTime() + 3_600_000).toISOString(),
+      firstRef: null,
     });
   });
 

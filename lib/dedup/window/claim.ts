@@ -26,6 +26,8 @@ export interface ClaimOutcome {
   windowStartedAt: string | null;
   /** windowStartedAt + ttlSeconds: until then a redelivery is a duplicate. */
   windowEndsAt: string | null;
+  /** A duplicate only: the ref given with the claim that opened the window (null: none). */
+  firstRef?: string | null;
 }
 
 const keyOf = (item: ClaimKey) => `${item.consumerGroup}\u0000${item.messageId}`;
@@ -101,9 +103,13 @@ async function claimDistinct(db: DbOrTx, keys: readonly ClaimKey[], ttl: number)
 /** Duplicates that lost a race see the winner's record only in a later statement's snapshot. */
 async function readWindowStarts(db: DbOrTx, rows: ClaimRow[]): Promise<void> {
   const keys = rows.map((row) => ({ consumerGroup: row.consumer_group, messageId: row.message_id }));
-  const found = await runRaw<Pick<ClaimRow, "consumer_group" | "message_id" | "window_started_at">>(db, windowStartsStatement(keys));
-  const starts = new Map(found.map((row) => [`${row.consumer_group}\u0000${row.message_id}`, row.window_started_at]));
-  for (const row of rows) row.window_started_at = starts.get(`${row.consumer_group}\u0000${row.message_id}`) ?? null;
+  const found = await runRaw<Pick<ClaimRow, "consumer_group" | "message_id" | "window_started_at" | "first_ref">>(db, windowStartsStatement(keys));
+  const starts = new Map(found.map((row) => [`${row.consumer_group}\u0000${row.message_id}`, row]));
+  for (const row of rows) {
+    const winner = starts.get(`${row.consumer_group}\u0000${row.message_id}`);
+    row.window_started_at = winner?.window_started_at ?? null;
+    row.first_ref = winner?.first_ref ?? null;
+  }
 }
 
 /** One event per claim, in the order of `items` (the outcomes' order). */
@@ -118,6 +124,7 @@ function recordClaims(outcomes: readonly ClaimOutcome[], items: readonly ClaimKe
       key: outcome.messageId,
       matchedAt: outcome.windowStartedAt,
       origin: items[i]!.origin,
+      ref: items[i]!.ref ?? null,
     });
   }
 }
@@ -134,5 +141,6 @@ function toOutcome(row: ClaimRow): ClaimOutcome {
     windowEndsAt: started && new Date(started.getTime() + ttlSeconds * 1000).toISOString(),
   };
   if (row.claimed && row.late_by_seconds !== null) outcome.lateRedelivery = { lateBySeconds: Number(row.late_by_seconds) };
+  if (!row.claimed) outcome.firstRef = row.first_ref ?? null;
   return outcome;
 }

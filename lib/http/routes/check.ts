@@ -21,7 +21,7 @@ import { originOf } from "../origin";
 import { ok, type Route } from "../types";
 
 function keyOf(envelope: CheckEnvelope, prefix: string) {
-  const parsed = checkKeySchema.safeParse({ serviceId: envelope.serviceId, messageId: envelope.messageId });
+  const parsed = checkKeySchema.safeParse({ serviceId: envelope.serviceId, messageId: envelope.messageId, ref: envelope.ref });
   if (parsed.success) return parsed.data;
   const issue = parsed.error.issues[0]!;
   const field = fieldOf([...(prefix ? [prefix] : []), ...issue.path]) ?? prefix;
@@ -58,6 +58,7 @@ export function checkRoutes(coalescer: CheckCoalescer): Route[] {
         const config = serviceConfigs.fresh(db, key.serviceId) ?? (await serviceConfigs.require(db, key.serviceId));
         const item = hashPayloadSlice(config, key.messageId, text, envelope);
         item.origin = originOf(ctx);
+        item.ref = key.ref ?? null;
         return ok(await coalescer.submit(item));
       },
     },
@@ -82,6 +83,7 @@ export function checkRoutes(coalescer: CheckCoalescer): Route[] {
         const hash = (config: ServiceConfig, key: (typeof keys)[number], i: number) => {
           const item = hashPayloadSlice(config, key.messageId, text, envelopes[i]!);
           item.origin = origin;
+          item.ref = key.ref ?? null;
           return item;
         };
         return ok({ results: await checkKeys(db, keys, hash, (i) => `items[${i}].serviceId`) });

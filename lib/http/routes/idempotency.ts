@@ -59,10 +59,11 @@ export const idempotencyRoutes: Route[] = [
       const requestHash = await requestHashOf(ctx, input);
       const store = await ctx.store();
       const ref = { scope, key: input.key, requestHash };
+      const callerRef = input.ref === undefined ? {} : { ref: input.ref };
       const wait = input.waitSeconds ?? 0;
       const holder = { id: ctx.actor.id, share: ctx.actor.limits?.maxInFlight };
       if (wait > 0) ctx.waiting();
-      const result = await untilHangUp(ctx, (signal) => beginWaiting(store, { ...ref, origin: originOf(ctx) }, wait, signal, holder));
+      const result = await untilHangUp(ctx, (signal) => beginWaiting(store, { ...ref, ...callerRef, origin: originOf(ctx) }, wait, signal, holder));
       switch (result.outcome) {
         case "started":
           return ok({ outcome: "started", ...ref, attempt: result.attempt, lockedUntil: result.lockedUntil.toISOString() }, 201);
@@ -73,6 +74,7 @@ export const idempotencyRoutes: Route[] = [
             response: result.response,
             attempt: result.attempt,
             completedAt: result.completedAt.toISOString(),
+            firstRef: result.firstRef,
           });
         case "in_progress":
           throw new KeyInProgressError(input.key, result, result.waited);
@@ -80,6 +82,7 @@ export const idempotencyRoutes: Route[] = [
           throw new UnprocessableError("the idempotency key was used for a different request", "mismatch", {
             storedHash: result.storedHash,
             requestHash: result.requestHash,
+            firstRef: result.firstRef,
           });
       }
     },

@@ -207,12 +207,21 @@ export class WeirClient {
         startedAt: String(error.startedAt),
         lockedUntil: String(error.lockedUntil),
         waited: error.waited === true,
+        firstRef: typeof error.firstRef === "string" ? error.firstRef : null,
         message: String(error.message),
         ...(Number.isFinite(retryAfter) ? { retryAfterSeconds: retryAfter } : {}),
       };
     }
     if (response.status === 422 && error?.code === "mismatch") {
-      return { outcome: "mismatch", scope, key: input.key, storedHash: String(error.storedHash), requestHash: String(error.requestHash), message: String(error.message) };
+      return {
+        outcome: "mismatch",
+        scope,
+        key: input.key,
+        storedHash: String(error.storedHash),
+        requestHash: String(error.requestHash),
+        firstRef: typeof error.firstRef === "string" ? error.firstRef : null,
+        message: String(error.message),
+      };
     }
     if (response.status < 300) throw new WeirProtocolError("begin: the answer carries no outcome", response.requestId);
     throw apiError(response);

@@ -88,6 +88,8 @@ export type BeginInput = {
   key: string;
   /** Wait up to this many seconds (at most 30) for another caller's result instead of an in_progress answer. */
   waitSeconds?: number;
+  /** Caller data kept with a begin that takes the key (at most 256 bytes of UTF-8); other begins get it back as firstRef. */
+  ref?: string;
 } & RequestIdentity;
 export type StoredResponse = z.input<typeof storedResponseSchema>;
 /** `attempt` may be left out: the client sends the one its own `begin` of the key returned. */
@@ -109,7 +111,7 @@ export type BeginResult =
   | z.output<typeof beginStartedSchema>
   | z.output<typeof beginCompletedSchema>
   | ({ outcome: "in_progress"; scope: string; key: string; retryAfterSeconds?: number } & Omit<InProgressError, "code">)
-  | { outcome: "mismatch"; scope: string; key: string; storedHash: string; requestHash: string; message: MismatchError["message"] };
+  | { outcome: "mismatch"; scope: string; key: string; storedHash: string; requestHash: string; firstRef: string | null; message: MismatchError["message"] };
 
 export type JournalMode = (typeof JOURNAL_MODES)[number];
 export type JournalEntry = z.output<typeof journalEntrySchema>;

@@ -8,6 +8,8 @@ export interface ClaimView {
   messageId: string;
   claimedAt: string;
   previousClaimedAt: string | null;
+  /** The caller's ref given with the claim that opened the window. */
+  ref: string | null;
   /** The window a claim now would be matched against: what a duplicate answer says. */
   windowStartedAt: string;
   windowEndsAt: string;
@@ -42,7 +44,10 @@ export function ClaimLookup({ groupId, query, claim }: { groupId: string; query:
               {" "}
               It was a late redelivery: first claimed <RelativeTime value={claim.previousClaimedAt} />.
             </>
-          ) : null}
+          ) : null}{" "}
+          <span data-testid="claim-ref">
+            Ref of the claim: {claim.ref === null ? <span className="muted">none given</span> : <code><VisibleText text={claim.ref} /></code>}.
+          </span>
         </p>
       )}
     </section>

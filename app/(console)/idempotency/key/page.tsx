@@ -64,6 +64,7 @@ export default async function IdempotencyKeyPage({ searchParams }: { searchParam
   }
   const rows: [string, ReactNode][] = [
     ["Attempt", String(k.attempt)],
+    ["Ref of this attempt", k.ref === null ? <span key="r" className="muted">none given</span> : <code key="r" data-testid="key-ref"><VisibleText text={k.ref} /></code>],
     [
       "Request hash",
       <ShortHash key="h" value={k.requestHash} label="request hash" />,

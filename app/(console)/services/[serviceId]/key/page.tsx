@@ -121,6 +121,10 @@ export default async function KeyDetailPage({
             <RelativeTime value={state.lastChanged} />
           </div>
         </div>
+        <div className="stat" data-testid="key-ref">
+          <div className="label">Ref of this version</div>
+          <div className="value small">{state.ref === null ? <span className="muted">none given</span> : <code><VisibleText text={state.ref} /></code>}</div>
+        </div>
         <div className="stat">
           <div className="label">Current hash</div>
           <div className="value small mono">
