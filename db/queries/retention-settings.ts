@@ -22,8 +22,9 @@ export async function setResponseRetention(db: DbOrTx, scope: string, seconds: n
   });
   await runRaw(db, {
     name: "weir_retention_set_responses_v1",
-    text: `insert into idempotency_scopes (id, response_retention_seconds) values ($1, $2)
-      on conflict (id) do update set response_retention_seconds = excluded.response_retention_seconds, updated_at = now()`,
+    // The time travels in VALUES: Citus refuses a non-immutable function in DO UPDATE SET.
+    text: `insert into idempotency_scopes (id, response_retention_seconds, updated_at) values ($1, $2, now())
+      on conflict (id) do update set response_retention_seconds = excluded.response_retention_seconds, updated_at = excluded.updated_at`,
     values: [scope, seconds],
   });
   return { before: old?.before == null ? null : Number(old.before) };
