@@ -57,6 +57,7 @@ test("every page at 360, 390, 1280 and 1440 px, light and dark: main landmark, s
     ["explain", `/explain?service=${serviceId}&message=order-1`],
     ["reset", "/reset"],
     ["reset-detail", resetPath],
+    ["erase", "/erase"],
     ["groups", "/groups"],
     ["group", `/groups/${group}`],
     ["idempotency", `/idempotency?scope=${scope}`],
