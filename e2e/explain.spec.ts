@@ -9,6 +9,7 @@ test("explain shows the canonical form, hash and decision without changing state
   const stored = await keyState(request, serviceId, "B-007");
 
   await page.goto(`/services/${serviceId}/key?id=B-007`);
+  await expect(page.getByTestId("key-ref")).toContainText("none given");
   await page.getByRole("link", { name: "Explain a payload" }).click();
   await expect(page.getByLabel("Service id")).toHaveValue(serviceId);
   await expect(page.getByLabel("Message id")).toHaveValue("B-007");
@@ -18,7 +19,9 @@ test("explain shows the canonical form, hash and decision without changing state
   const result = page.getByTestId("explanation");
   await expect(result).toContainText("check would answer duplicate");
   await expect(page.getByTestId("explain-hash")).toHaveText(stored!.hash);
-  await expect(page.getByTestId("canonical")).toHaveText('{"meta":{},"total":10}');
+  // A new service normalises: the `meta` its ignored path left empty is left out of what is hashed.
+  await expect(page.getByTestId("canonical")).toHaveText('{"total":10}');
+  await expect(page.getByTestId("explain-normalise")).toContainText("empty_containers, nulls, numbers");
   await expect(result).toContainText("/meta/sentAt");
 
   await page.getByLabel("Payload (JSON)").fill('{"total": 12, "meta": {"sentAt": "09:10"}}');
@@ -48,6 +51,6 @@ test("a key stored before a settings change shows the settings and the hash it i
   await page.getByRole("button", { name: "Explain" }).click();
   await expect(page.getByTestId("explanation")).toContainText("check would answer duplicate");
   await expect(page.getByTestId("explain-hash")).not.toHaveText(stored!.hash);
-  await expect(page.getByTestId("stored-settings")).toContainText("Stored under hash settings version 1 (the service is at version 2)");
+  await expect(page.getByTestId("stored-settings")).toContainText("Stored under hash settings version 1 (the service is at version 2; then normalising empty_containers, nulls, numbers)");
   await expect(page.getByTestId("stored-settings-hash")).toHaveText(stored!.hash);
 });
