@@ -41,7 +41,7 @@ const RULES: Record<string, readonly string[]> = {
   "lib/console": [...BASE, "db", "lib/auth", "lib/validation", "lib/dedup/canonical"],
   "lib/audit": [...ENGINE, "lib/auth", "lib/console", "lib/views"],
   "lib/metrics": [...BASE, "db", "lib/dedup", "lib/journal", "lib/erase"],
-  "lib/http": [...ENGINE, "lib/auth", "lib/dedup", "lib/reset", "lib/services", "lib/audit", "lib/metrics", "lib/journal", "lib/erase"],
+  "lib/http": [...ENGINE, "lib/auth", "lib/dedup", "lib/reset", "lib/services", "lib/audit", "lib/metrics", "lib/journal", "lib/erase", "lib/views"],
   "lib/actions": [...ENGINE, "lib/auth", "lib/dedup", "lib/reset", "lib/services", "lib/audit", "lib/console", "lib/views", "lib/journal", "lib/erase", "lib/replay"],
   components: [...BASE, "lib/actions", "lib/auth", "lib/console", "lib/views", "lib/validation"],
   // Routing only: never db/ or the engine directly.

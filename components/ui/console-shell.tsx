@@ -1,6 +1,6 @@
 import type { ReactNode } from "react";
 import { QueryProvider } from "@/components/providers/query-provider";
-import { zonePreference } from "@/lib/console/time-zone";
+import { zonePreference } from "@/lib/views/zone-preference";
 import { ConsoleHeader } from "./console-header";
 import { ScrollRegions } from "./scroll-regions";
 import { TimeZoneProvider } from "./time-zone";

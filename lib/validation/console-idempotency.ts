@@ -30,3 +30,17 @@ export const releaseStuckSchema = z.object({
   confirmation: z.string().max(200).optional(),
 });
 export type ReleaseStuckInput = z.input<typeof releaseStuckSchema>;
+
+/** A bulk release's preview: how many keys of the scope are stuck, and the oldest of them. */
+export const stuckPreviewSchema = z.object({
+  scope: z.string(),
+  count: z.number().int(),
+  sample: z.array(z.object({ key: z.string(), attempt: z.number().int(), createdAt: z.string(), lockedUntil: z.string() })),
+  confirmWord: z.string().nullable().describe("Send it as confirmation when count is above 100"),
+});
+
+export const releaseStuckResultSchema = z.object({
+  scope: z.string(),
+  released: z.number().int(),
+  auditId: z.number().int().nullable().describe("null when nothing was stuck"),
+});

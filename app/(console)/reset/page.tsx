@@ -8,7 +8,7 @@ import { withStore } from "@/lib/console/store";
 import { CONFIRM_THRESHOLD, MAX_LIST_IDS } from "@/lib/reset/constants";
 import { instantSchema, param, type SearchParams } from "@/lib/validation/console-common";
 import { setting } from "@/lib/config";
-import { displayZone } from "@/lib/console/time-zone";
+import { displayZone } from "@/lib/views/zone-preference";
 import { toInputInstant } from "@/lib/views/time-zone";
 import { ReplayForm } from "./_components/replay-form";
 import { ResetList } from "./_components/reset-list";

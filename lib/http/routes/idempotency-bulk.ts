@@ -1,16 +1,8 @@
-import { z } from "zod";
 import { previewStuckKeys, releaseStuck } from "@/lib/dedup/idempotency/release-stuck";
 import { errorSchema } from "@/lib/validation/common";
-import { releaseStuckSchema } from "@/lib/validation/console-idempotency";
+import { releaseStuckResultSchema, releaseStuckSchema, stuckPreviewSchema } from "@/lib/validation/console-idempotency";
 import { idempotencyScope } from "../access";
 import { ok, type Route } from "../types";
-
-const stuckPreviewSchema = z.object({
-  scope: z.string(),
-  count: z.number().int(),
-  sample: z.array(z.object({ key: z.string(), attempt: z.number().int(), createdAt: z.string(), lockedUntil: z.string() })),
-  confirmWord: z.string().nullable().describe("Send it as confirmation when count is above 100"),
-});
 
 /** Operator actions over many keys of one scope (the console's bulk release). */
 export const idempotencyBulkRoutes: Route[] = [
@@ -35,7 +27,7 @@ export const idempotencyBulkRoutes: Route[] = [
         "Audited with the reason; no undo",
       tags: ["idempotency"],
       request: releaseStuckSchema.omit({ scope: true }),
-      responses: { 200: z.object({ scope: z.string(), released: z.number().int(), auditId: z.number().int().nullable().describe("null when nothing was stuck") }), 400: errorSchema, 422: errorSchema, 503: errorSchema },
+      responses: { 200: releaseStuckResultSchema, 400: errorSchema, 422: errorSchema, 503: errorSchema },
     },
     handler: async (ctx) => {
       const input = await ctx.json(releaseStuckSchema.omit({ scope: true }));

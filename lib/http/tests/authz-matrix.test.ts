@@ -61,6 +61,7 @@ const MATRIX: Record<string, Case> = {
   "GET /api/v1/services": { allowed: [...READERS, ...SCOPED_OUT], filtered: true, call: () => ({ path: "/api/v1/services" }) },
   "GET /api/v1/services/:id": { allowed: READERS, call: (f) => ({ path: `/api/v1/services/${f.service}` }) },
   "PUT /api/v1/services/:id": { allowed: ADMINS, call: (f) => ({ path: `/api/v1/services/${f.service}`, body: { displayName: "Orders", historyDepth: 2 } }) },
+  "POST /api/v1/services/:id/explain": { allowed: READERS, call: (f) => ({ path: `/api/v1/services/${f.service}/explain`, body: { messageId: f.key, payload: "{\"amount\":1}" } }) },
   "GET /api/v1/services/:id/keys/:messageId": { allowed: READERS, call: (f) => ({ path: `/api/v1/services/${f.service}/keys/${f.key}` }) },
   "POST /api/v1/claim": { allowed: DECIDERS, call: (f) => ({ path: "/api/v1/claim", body: { consumerGroup: f.group, messageId: next("c") } }) },
   "POST /api/v1/claim/batch": { allowed: DECIDERS, call: (f) => ({ path: "/api/v1/claim/batch", body: { items: [{ consumerGroup: f.group, messageId: next("c") }] } }) },

@@ -50,6 +50,17 @@ import type {
   TtlChanges,
   TtlPreview,
   User,
+  DisableUserInput,
+  EraseInput,
+  ErasePreview,
+  EraseResult,
+  EraseSelection,
+  ReleaseStuckInput,
+  ReleaseStuckResult,
+  ResetPasswordInput,
+  RetentionChange,
+  RetentionInput,
+  StuckPreview,
 } from "./types";
 
 export interface WeirClientOptions extends TransportOptions {
@@ -264,6 +275,21 @@ export class WeirClient {
     return (await this.transport.json<PutScopeResponse>("PUT", `/api/v1/idempotency-scopes/${seg(id)}`, input, call)).body;
   }
 
+  /** A bulk release's preview: the scope's stuck keys (in progress, lock run out), counted, and the oldest. */
+  stuckKeys(scope: string, call?: CallOptions): Promise<StuckPreview> {
+    return this.get(`/api/v1/idempotency-scopes/${seg(scope)}/stuck`, call);
+  }
+
+  /** Releases every stuck key of the scope (operator permission), audited; above 100 keys send the preview's confirmWord. */
+  async releaseStuck(scope: string, input: ReleaseStuckInput, call?: CallOptions): Promise<ReleaseStuckResult> {
+    return (await this.transport.json<ReleaseStuckResult>("POST", `/api/v1/idempotency-scopes/${seg(scope)}/release-stuck`, input, call)).body;
+  }
+
+  /** Stored responses older than maxAgeSeconds are removed by the retention job; null removes the limit. */
+  async setScopeRetention(scope: string, input: RetentionInput, call?: CallOptions): Promise<RetentionChange> {
+    return (await this.transport.json<RetentionChange>("PUT", `/api/v1/idempotency-scopes/${seg(scope)}/retention`, input, call)).body;
+  }
+
   // ---- decision journal ----
 
   /** One page of a subject's decisions in a time range, oldest first, with the minutes whose entries were dropped (`gaps`). */
@@ -320,6 +346,23 @@ export class WeirClient {
     return this.get(`/api/v1/services/${seg(serviceId)}/keys/${seg(messageId)}`, call);
   }
 
+  /** Payload history older than maxAgeSeconds is removed by the retention job; null removes the limit. */
+  async setServiceRetention(serviceId: string, input: RetentionInput, call?: CallOptions): Promise<RetentionChange> {
+    return (await this.transport.json<RetentionChange>("PUT", `/api/v1/services/${seg(serviceId)}/retention`, input, call)).body;
+  }
+
+  // ---- erasure ----
+
+  /** What erasing one key, or every key of a subject, would remove: rows per table. Writes nothing. */
+  async previewErase(selection: EraseSelection, call?: CallOptions): Promise<ErasePreview> {
+    return (await this.transport.json<ErasePreview>("POST", "/api/v1/erasures/preview", selection, call)).body;
+  }
+
+  /** Erases the selection everywhere weir keeps it; the audit keeps that it happened, never the data. */
+  async erase(input: EraseInput, call?: CallOptions): Promise<EraseResult> {
+    return (await this.transport.json<EraseResult>("POST", "/api/v1/erasures", input, call)).body;
+  }
+
   // ---- access (admin tokens) ----
 
   async listTokens(query: { includeRevoked?: boolean } = {}, call?: CallOptions): Promise<ApiToken[]> {
@@ -347,6 +390,16 @@ export class WeirClient {
 
   async setUserRole(id: string, input: SetUserRoleInput, call?: CallOptions): Promise<User> {
     return (await this.transport.json<User>("PUT", `/api/v1/users/${seg(id)}/role`, input, call)).body;
+  }
+
+  /** Disables a user (admin): their sessions end and sign-in refuses them until a password reset. */
+  async disableUser(id: string, input: DisableUserInput, call?: CallOptions): Promise<User & { disabled: boolean }> {
+    return (await this.transport.json<User & { disabled: boolean }>("POST", `/api/v1/users/${seg(id)}/disable`, input, call)).body;
+  }
+
+  /** Sets a user's password (admin); without one, weir generates it and answers it once. */
+  async resetUserPassword(id: string, input: ResetPasswordInput, call?: CallOptions): Promise<{ id: string; email: string; password?: string }> {
+    return (await this.transport.json<{ id: string; email: string; password?: string }>("POST", `/api/v1/users/${seg(id)}/password`, input, call)).body;
   }
 
   // ---- operations ----

@@ -34,7 +34,24 @@ import type {
 } from "../../../lib/validation/journal";
 import type { keyDetailSchema, serviceSchema, serviceSettingsSchema } from "../../../lib/validation/services";
 import type { explainRequestSchema, explanationSchema } from "../../../lib/validation/console-explain";
-import type { createdTokenSchema, createTokenSchema, createUserSchema, setUserRoleSchema, tokenSchema } from "../../../lib/validation/tokens";
+import type {
+  createdTokenSchema,
+  createTokenSchema,
+  createUserSchema,
+  disableUserSchema,
+  resetPasswordSchema,
+  setUserRoleSchema,
+  tokenSchema,
+} from "../../../lib/validation/tokens";
+import type { releaseStuckResultSchema, releaseStuckSchema, stuckPreviewSchema } from "../../../lib/validation/console-idempotency";
+import type {
+  erasePreviewSchema,
+  eraseResultSchema,
+  eraseSchema,
+  eraseSelectionSchema,
+  retentionBodySchema,
+  retentionChangeResultSchema,
+} from "../../../lib/validation/erase";
 import type {
   claimBatchResponseSchema,
   claimReleaseRequestSchema,
@@ -138,6 +155,17 @@ export type ApiToken = z.output<typeof tokenSchema>;
 export type CreatedToken = z.output<typeof createdTokenSchema>;
 export type CreateUserInput = z.input<typeof createUserSchema>;
 export type SetUserRoleInput = z.input<typeof setUserRoleSchema>;
+export type StuckPreview = z.output<typeof stuckPreviewSchema>;
+export type ReleaseStuckInput = Omit<z.input<typeof releaseStuckSchema>, "scope">;
+export type ReleaseStuckResult = z.output<typeof releaseStuckResultSchema>;
+export type EraseSelection = z.input<typeof eraseSelectionSchema>;
+export type EraseInput = z.input<typeof eraseSchema>;
+export type ErasePreview = z.output<typeof erasePreviewSchema>;
+export type EraseResult = z.output<typeof eraseResultSchema>;
+export type RetentionInput = z.input<typeof retentionBodySchema>;
+export type RetentionChange = z.output<typeof retentionChangeResultSchema>;
+export type DisableUserInput = z.input<typeof disableUserSchema>;
+export type ResetPasswordInput = z.input<typeof resetPasswordSchema>;
 export interface User {
   id: string;
   email: string;

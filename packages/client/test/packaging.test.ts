@@ -18,7 +18,8 @@ const ROOT = path.resolve(PACKAGE, "../..");
 const TSC = path.join(ROOT, "node_modules/typescript/bin/tsc");
 const OUTPUTS = ["index.mjs", "index.cjs", "index.d.mts", "index.d.cts"];
 // What a consumer service downloads and loads: budgets with room for growth, not for a second dependency.
-const BUDGET = { jsBytes: 64 * 1024, jsGzipBytes: 14 * 1024, typesBytes: 64 * 1024, tarballBytes: 64 * 1024 };
+// 14.8 KiB gzipped once the hasher learnt exact decimal numbers and the client every admin route; 20 leaves room.
+const BUDGET = { jsBytes: 64 * 1024, jsGzipBytes: 20 * 1024, typesBytes: 64 * 1024, tarballBytes: 64 * 1024 };
 
 async function newestSource(): Promise<number> {
   const dirs = [path.join(PACKAGE, "src"), path.join(ROOT, "lib/validation"), path.join(ROOT, "lib/dedup/canonical")];

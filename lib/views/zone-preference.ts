@@ -1,5 +1,5 @@
 import { cookies } from "next/headers";
-import { parseZonePreference, TIME_ZONE_COOKIE, type ZonePreference } from "@/lib/views/time-zone";
+import { parseZonePreference, TIME_ZONE_COOKIE, type ZonePreference } from "./time-zone";
 
 /** The viewer's time zone preference, from the cookie the header's switch keeps. */
 export async function zonePreference(): Promise<ZonePreference> {
