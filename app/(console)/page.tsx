@@ -13,6 +13,8 @@ import type { BucketLink } from "@/lib/views/bucket-link";
 import { formatCount, formatPercent } from "@/lib/views/format";
 import { loadOverview, maintainStatsRollup, TOP_NOW_MINUTES } from "@/lib/views/overview";
 import { parseRange, previousLabel, RANGES } from "@/lib/views/ranges";
+import { zoneName } from "@/lib/views/time-zone";
+import { displayZone } from "@/lib/views/zone-preference";
 import { withStore } from "@/lib/console/store";
 import { param, type SearchParams } from "@/lib/validation/console-common";
 import { RangeTabs } from "./_components/range-tabs";
@@ -33,6 +35,7 @@ export default async function OverviewPage({ searchParams }: { searchParams: Pro
   const loaded = await withStore((db) => loadOverview(db, { range, kind, subject }));
   if (!loaded.ok) return <StoreUnavailableNotice />;
   const data = loaded.data;
+  const zone = await displayZone();
   const total = data.series.reduce((sum, p) => sum + p.checks, 0);
   const duplicates = data.series.reduce((sum, p) => sum + p.duplicates, 0);
   const before = data.series.reduce((sum, p) => ({ checks: sum.checks + p.previousChecks, duplicates: sum.duplicates + (p.previousRate ?? 0) * p.previousChecks }), { checks: 0, duplicates: 0 });
@@ -42,7 +45,7 @@ export default async function OverviewPage({ searchParams }: { searchParams: Pro
     <>
       <PageHeader
         title="Overview"
-        description={`Decisions from the per-minute stats rollup, ${RANGES[range].label.toLowerCase()}. Times in UTC.`}
+        description={`Decisions from the per-minute stats rollup, ${RANGES[range].label.toLowerCase()}. Times in ${zoneName(zone)}.`}
         actions={<RangeTabs current={range} kind={kind} subject={subject ?? null} />}
       />
       {authEnv().demo ? (

@@ -1,6 +1,8 @@
 "use client";
 import { useRouter } from "next/navigation";
 import { Bar, CartesianGrid, ComposedChart, Line, Rectangle, ReferenceArea, Tooltip, XAxis, YAxis, type BarShapeProps, type TooltipContentProps } from "recharts";
+import { zoneName } from "@/lib/views/time-zone";
+import { useTimeZone } from "@/components/ui/time-zone";
 import { formatBucket as bucketLabel, formatCount, formatPercent } from "@/lib/views/format";
 import { bucketHref, type BucketLink } from "@/lib/views/bucket-link";
 import type { Finding } from "@/lib/views/findings";
@@ -15,11 +17,14 @@ function DuplicateBar(props: BarShapeProps) {
 }
 
 function BucketTooltip({ active, payload, stepSeconds, clickable }: TooltipContentProps & { stepSeconds: number; clickable: boolean }) {
+  const zone = useTimeZone();
   const point = payload?.[0]?.payload as SeriesPoint | undefined;
   if (!active || !point) return null;
   return (
     <div className="panel small chart-tooltip" data-testid="chart-tooltip">
-      <strong>{bucketLabel(point.t, stepSeconds)} UTC</strong>
+      <strong>
+        {bucketLabel(point.t, stepSeconds, zone)} {zoneName(zone, point.t)}
+      </strong>
       <div>
         {formatCount(point.checks)} checks · {formatPercent(point.duplicates, point.checks)} duplicates{point.spike ? " (spike)" : ""}
         {point.trend ? " (trend)" : ""}
@@ -54,6 +59,7 @@ export function DecisionsChart({
   link?: BucketLink | null;
   height?: number;
 }) {
+  const zone = useTimeZone();
   const router = useRouter();
   const minutes = stepSeconds / 60;
   // A click on any bar of a bucket opens that bucket.
@@ -71,7 +77,7 @@ export function DecisionsChart({
         margin={{ top: 8, right: 8, bottom: 0, left: 8 }}
       >
         <CartesianGrid strokeDasharray="3 3" vertical={false} />
-        <XAxis dataKey="t" tickFormatter={(t: number) => bucketLabel(t, stepSeconds)} minTickGap={24} fontSize={12} />
+        <XAxis dataKey="t" tickFormatter={(t: number) => bucketLabel(t, stepSeconds, zone)} minTickGap={24} fontSize={12} />
         <YAxis
           yAxisId="checks"
           allowDecimals={false}

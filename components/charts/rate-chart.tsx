@@ -3,6 +3,8 @@ import { useRouter } from "next/navigation";
 import { CartesianGrid, ComposedChart, Line, ReferenceArea, Tooltip, XAxis, YAxis, type TooltipContentProps } from "recharts";
 import { bucketHref, type BucketLink } from "@/lib/views/bucket-link";
 import { TREND_MIN_MS, type Finding } from "@/lib/views/findings";
+import { zoneName } from "@/lib/views/time-zone";
+import { useTimeZone } from "@/components/ui/time-zone";
 import { formatBucket as bucketLabel, formatCount } from "@/lib/views/format";
 import type { SeriesPoint } from "@/lib/views/series";
 import { CHART_COLORS as C } from "./chart-colors";
@@ -11,11 +13,14 @@ import { ChartLegend } from "./chart-legend";
 const pct = (rate: number | null) => (rate === null ? "–" : `${(100 * rate).toFixed(1)} %`);
 
 function RateTooltip({ active, payload, stepSeconds, previousLabel, clickable }: TooltipContentProps & { stepSeconds: number; previousLabel: string; clickable: boolean }) {
+  const zone = useTimeZone();
   const point = payload?.[0]?.payload as SeriesPoint | undefined;
   if (!active || !point) return null;
   return (
     <div className="panel small chart-tooltip" data-testid="rate-tooltip">
-      <strong>{bucketLabel(point.t, stepSeconds)} UTC</strong>
+      <strong>
+        {bucketLabel(point.t, stepSeconds, zone)} {zoneName(zone, point.t)}
+      </strong>
       <div>
         {pct(point.rate)} duplicates ({formatCount(point.duplicates)} of {formatCount(point.checks)} checks)
         {point.spike ? " · spike" : ""}
@@ -55,6 +60,7 @@ export function RateChart({
   link?: BucketLink | null;
   height?: number;
 }) {
+  const zone = useTimeZone();
   const router = useRouter();
   const step = stepSeconds * 1000;
   const data = points.map((p) => ({ ...p, ratePct: p.rate === null ? null : 100 * p.rate, previousPct: p.previousRate === null ? null : 100 * p.previousRate }));
@@ -67,7 +73,7 @@ export function RateChart({
     <div data-testid="rate-chart" className={link ? "chart-clickable" : undefined}>
       <ComposedChart responsive data={data} width="100%" height={height} margin={{ top: 8, right: 8, bottom: 0, left: 8 }} onClick={open}>
         <CartesianGrid strokeDasharray="3 3" vertical={false} />
-        <XAxis dataKey="t" tickFormatter={(t: number) => bucketLabel(t, stepSeconds)} minTickGap={24} fontSize={12} />
+        <XAxis dataKey="t" tickFormatter={(t: number) => bucketLabel(t, stepSeconds, zone)} minTickGap={24} fontSize={12} />
         <YAxis
           fontSize={12}
           width={64}
