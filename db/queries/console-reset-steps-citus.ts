@@ -47,14 +47,15 @@ export async function resetStepCitus(db: DbOrTx, batch: ResetBatchRow): Promise<
         versions: kept.get(String(g.message_id)) ?? null,
         claimed_at: g.claimed_at ?? null,
         previous_claimed_at: g.previous_claimed_at ?? null,
+        ref: g.ref ?? null,
       }));
       if (rows.length > 0) {
         await queryRows(tx, sql`
-          insert into reset_rows (batch_id, message_id, hash, hash_version, version, first_seen, last_changed, versions, claimed_at, previous_claimed_at)
+          insert into reset_rows (batch_id, message_id, hash, hash_version, version, first_seen, last_changed, versions, claimed_at, previous_claimed_at, ref)
           select ${batch.id}::bigint, r.message_id, decode(r.hash, 'hex'), r.hash_version, r.version, r.first_seen, r.last_changed, r.versions,
-            r.claimed_at, r.previous_claimed_at
+            r.claimed_at, r.previous_claimed_at, r.ref
           from jsonb_to_recordset(${JSON.stringify(rows)}::jsonb) as r(message_id text, hash text, hash_version int, version bigint,
-            first_seen timestamptz, last_changed timestamptz, versions jsonb, claimed_at timestamptz, previous_claimed_at timestamptz)`);
+            first_seen timestamptz, last_changed timestamptz, versions jsonb, claimed_at timestamptz, previous_claimed_at timestamptz, ref text)`);
       }
     }
     await queryRows(tx, sql`
@@ -93,17 +94,17 @@ export async function restoreStepCitus(db: DbOrTx, batch: ResetBatchRow, limit: 
     let restored: { message_id: string }[] = [];
     if (rows.length > 0) {
       const input = sql`jsonb_to_recordset(${JSON.stringify(rows)}::jsonb) as p(message_id text, hash text, hash_version int, version bigint,
-        first_seen timestamptz, last_changed timestamptz, versions jsonb, claimed_at timestamptz, previous_claimed_at timestamptz)`;
+        first_seen timestamptz, last_changed timestamptz, versions jsonb, claimed_at timestamptz, previous_claimed_at timestamptz, ref text)`;
       restored =
         batch.kind === "last_seen"
           ? await queryRows(tx, sql`
-              insert into last_seen (service_id, message_id, hash, hash_version, version, first_seen, last_changed)
+              insert into last_seen (service_id, message_id, hash, hash_version, version, first_seen, last_changed, ref)
               select ${batch.subject}::text, p.message_id, decode(p.hash, 'hex'), coalesce(p.hash_version, 1), p.version, p.first_seen,
-                p.last_changed from ${input}
+                p.last_changed, p.ref from ${input}
               on conflict (service_id, message_id) do nothing returning message_id`)
           : await queryRows(tx, sql`
-              insert into window_records (consumer_group, message_id, claimed_at, previous_claimed_at)
-              select ${batch.subject}::text, p.message_id, p.claimed_at, p.previous_claimed_at from ${input}
+              insert into window_records (consumer_group, message_id, claimed_at, previous_claimed_at, ref)
+              select ${batch.subject}::text, p.message_id, p.claimed_at, p.previous_claimed_at, p.ref from ${input}
               on conflict (consumer_group, message_id) do nothing returning message_id`);
       if (batch.kind === "last_seen" && restored.length > 0) {
         const back = new Set(restored.map((r) => r.message_id));

@@ -41,7 +41,7 @@ export async function resetStep(db: DbOrTx, batch: ResetBatchRow): Promise<StepR
     gone as (
       delete from last_seen d using victims v
       where d.service_id = ${batch.subject} and d.message_id = v.message_id
-      returning d.message_id, d.hash, d.hash_version, d.version, d.first_seen, d.last_changed
+      returning d.message_id, d.hash, d.hash_version, d.version, d.first_seen, d.last_changed, d.ref
     ),
     versions as (
       delete from payload_versions p using gone g
@@ -54,8 +54,8 @@ export async function resetStep(db: DbOrTx, batch: ResetBatchRow): Promise<StepR
       from versions group by message_id
     ),
     saved as (
-      insert into reset_rows (batch_id, message_id, hash, hash_version, version, first_seen, last_changed, versions)
-      select ${batch.id}, g.message_id, g.hash, g.hash_version, g.version, g.first_seen, g.last_changed, k.versions
+      insert into reset_rows (batch_id, message_id, hash, hash_version, version, first_seen, last_changed, versions, ref)
+      select ${batch.id}, g.message_id, g.hash, g.hash_version, g.version, g.first_seen, g.last_changed, k.versions, g.ref
       from gone g left join kept k on k.message_id = g.message_id
     ),
     ${progress}`
@@ -63,11 +63,11 @@ export async function resetStep(db: DbOrTx, batch: ResetBatchRow): Promise<StepR
     gone as (
       delete from window_records d using victims v
       where d.consumer_group = ${batch.subject} and d.message_id = v.message_id
-      returning d.message_id, d.claimed_at, d.previous_claimed_at
+      returning d.message_id, d.claimed_at, d.previous_claimed_at, d.ref
     ),
     saved as (
-      insert into reset_rows (batch_id, message_id, claimed_at, previous_claimed_at)
-      select ${batch.id}, message_id, claimed_at, previous_claimed_at from gone
+      insert into reset_rows (batch_id, message_id, claimed_at, previous_claimed_at, ref)
+      select ${batch.id}, message_id, claimed_at, previous_claimed_at, ref from gone
     ),
     ${progress}`;
   const result = await queryRows<Record<string, unknown>>(db, statement);
@@ -111,8 +111,8 @@ export async function restoreStep(db: DbOrTx, batch: ResetBatchRow, limit: numbe
     batch.kind === "last_seen"
       ? sql`with ${picked},
     restored as (
-      insert into last_seen (service_id, message_id, hash, hash_version, version, first_seen, last_changed)
-      select ${batch.subject}, p.message_id, p.hash, coalesce(p.hash_version, 1), p.version, p.first_seen, p.last_changed
+      insert into last_seen (service_id, message_id, hash, hash_version, version, first_seen, last_changed, ref)
+      select ${batch.subject}, p.message_id, p.hash, coalesce(p.hash_version, 1), p.version, p.first_seen, p.last_changed, p.ref
       from picked p order by p.message_id
       on conflict (service_id, message_id) do nothing
       returning message_id
@@ -128,8 +128,8 @@ export async function restoreStep(db: DbOrTx, batch: ResetBatchRow, limit: numbe
     ${progress}`
       : sql`with ${picked},
     restored as (
-      insert into window_records (consumer_group, message_id, claimed_at, previous_claimed_at)
-      select ${batch.subject}, p.message_id, p.claimed_at, p.previous_claimed_at
+      insert into window_records (consumer_group, message_id, claimed_at, previous_claimed_at, ref)
+      select ${batch.subject}, p.message_id, p.claimed_at, p.previous_claimed_at, p.ref
       from picked p order by p.message_id
       on conflict (consumer_group, message_id) do nothing
       returning message_id

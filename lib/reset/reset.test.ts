@@ -27,15 +27,15 @@ async function seededService(orders: number, others: number): Promise<string> {
   const serviceId = await createService(store.db, { historyDepth: 3 });
   const ids = Array.from({ length: orders }, (_, i) => `order-${i + 1}`);
   await checkMany(store.db, ids.map((messageId) => ({ serviceId, messageId, payload: { v: 1 } })));
-  await checkMany(store.db, ids.map((messageId) => ({ serviceId, messageId, payload: { v: 2, text: "é\u2028" } })));
+  await checkMany(store.db, ids.map((messageId) => ({ serviceId, messageId, payload: { v: 2, text: "é\u2028" }, ref: `job-${messageId}` })));
   await checkMany(store.db, Array.from({ length: others }, (_, i) => ({ serviceId, messageId: `other-${i + 1}`, payload: { o: i } })));
   return serviceId;
 }
 
 const keyState = (serviceId: string) =>
-  rows<{ message_id: string; version: number; hash: string }>(
+  rows<{ message_id: string; version: number; hash: string; ref: string | null }>(
     store.db,
-    sql`select message_id, version::int, encode(hash, 'hex') as hash from last_seen where service_id = ${serviceId} order by message_id`,
+    sql`select message_id, version::int, encode(hash, 'hex') as hash, ref from last_seen where service_id = ${serviceId} order by message_id`,
   );
 
 const versionsOf = (serviceId: string) =>
@@ -81,6 +81,7 @@ describe("reset of last-seen keys", () => {
     const after = await keyState(serviceId);
     const order3 = after.find((k) => k.message_id === "order-3")!;
     expect(order3.version).toBe(1);
+    expect(after.find((k) => k.message_id === "order-1")?.ref).toBe("job-order-1");
     expect(after.filter((k) => k.message_id !== "order-3")).toEqual(before.filter((k) => k.message_id !== "order-3"));
     const versionsAfter = await versionsOf(serviceId);
     expect(versionsAfter.filter((v) => v.message_id !== "order-3")).toEqual(
@@ -135,13 +136,13 @@ describe("reset of last-seen keys", () => {
 describe("reset of window records", () => {
   it("removes and restores claims with their claim times", async () => {
     const group = `grp-${Date.now().toString(36)}`;
-    await store.db.execute(sql`insert into window_records (consumer_group, message_id, claimed_at, previous_claimed_at)
-      select ${group}, 'm-' || g, now() - make_interval(mins => g), case when g = 1 then now() - interval '2 days' end
+    await store.db.execute(sql`insert into window_records (consumer_group, message_id, claimed_at, previous_claimed_at, ref)
+      select ${group}, 'm-' || g, now() - make_interval(mins => g), case when g = 1 then now() - interval '2 days' end, 'job-' || g
       from generate_series(1, 5) g`);
     const snapshot = () =>
-      rows<{ message_id: string; claimed_at: string; previous_claimed_at: string | null }>(
+      rows<{ message_id: string; claimed_at: string; previous_claimed_at: string | null; ref: string | null }>(
         store.db,
-        sql`select message_id, claimed_at::text, previous_claimed_at::text from window_records where consumer_group = ${group} order by message_id`,
+        sql`select message_id, claimed_at::text, previous_claimed_at::text, ref from window_records where consumer_group = ${group} order by message_id`,
       );
     const before = await snapshot();
     const selection = { kind: "window" as const, subject: group, mode: "filter" as const, prefix: "m-", from: new Date(Date.now() - 3.5 * 60_000).toISOString() };
