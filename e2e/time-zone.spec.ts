@@ -49,6 +49,10 @@ test("times and time filters follow the UTC / local switch, which is kept", asyn
   await page.goto("/reset?kind=last_seen&subject=x&mode=filter&from=2026-01-15T18:00Z");
   await expect(page.getByLabel("last change from (PST)")).toHaveValue("2026-01-15T10:00");
 
+  // The overview's charts and findings name the same zone (late November: PST).
+  await page.goto("/");
+  await expect(page.locator("main")).toContainText("Times in PST.");
+
   // Back to UTC.
   await page.goto(`/incidents?${range}`);
   await zones.getByRole("button", { name: "UTC" }).click();
