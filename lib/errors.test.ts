@@ -15,6 +15,7 @@ const SAMPLES: Record<string, errors.WeirError> = {
   ConflictError: new errors.ConflictError("the key is in progress", "in_progress", { attempt: 2 }),
   UnprocessableError: new errors.UnprocessableError("the key was used for a different request", "mismatch"),
   UnauthorizedError: new errors.UnauthorizedError(),
+  TokenExpiredError: new errors.TokenExpiredError(new Date("2026-01-15T10:00:00Z")),
   ForbiddenError: new errors.ForbiddenError("the token's scope does not cover this service"),
   ReauthenticationRequiredError: new errors.ReauthenticationRequiredError(15),
   RateLimitedError: new errors.RateLimitedError(7),
