@@ -13,7 +13,8 @@ export const idLocationSchema = z
     header: textSchema(128).optional().describe("A header name (Nats-Msg-Id, idempotency-key, ...)"),
     path: z
       .string()
-      .regex(/^(\/[^/]*)+$/, "a JSON pointer such as /orderId")
+      // Every "/" opens a segment, so any text that starts with one is a JSON pointer.
+      .startsWith("/", "a JSON pointer such as /orderId")
       .max(512)
       .optional()
       .describe("A JSON pointer into the payload"),
