@@ -47,6 +47,10 @@ describe("managing console users", () => {
     const refused = await api.request("POST", `/api/v1/users/${id}/disable`, {});
     expect(refused.status).toBe(400);
     expect((refused.body as { error: { field: string } }).error.field).toBe("reason");
+    for (const verb of ["disable", "password"]) {
+      const nul = await api.request("POST", `/api/v1/users/%00/${verb}`, { reason: "x" });
+      expect([nul.status, (nul.body as { error: { field: string } }).error.field]).toEqual([400, "id"]);
+    }
 
     const disabled = await disableUser({ db: store.db, actor: adminActor(admin.email), userId: id, input: { reason: "left the team" } });
     expect(disabled).toMatchObject({ email: user.email, disabled: true });

@@ -4,10 +4,14 @@ import { createUser } from "@/lib/auth/users/create-user";
 import { disableUser } from "@/lib/auth/users/disable-user";
 import { listUsersVerb } from "@/lib/auth/users/list-users";
 import { resetUserPassword } from "@/lib/auth/users/set-password";
-import { errorSchema } from "@/lib/validation/common";
+import { errorSchema, textSchema } from "@/lib/validation/common";
 import { createUserSchema, disableUserSchema, resetPasswordSchema, setUserRoleSchema } from "@/lib/validation/tokens";
 import { everyId } from "../access";
 import { ok, type Route } from "../types";
+import { pathParam } from "./claims";
+
+// A user id from the path: text the store can hold (a NUL is a 400 naming `id`, never a 500).
+const userIdOf = (raw: string | undefined) => pathParam(textSchema(128), "id", raw);
 
 const userSchema = z.object({ id: z.string(), email: z.string(), name: z.string(), role: z.enum(["viewer", "operator", "admin"]) });
 
@@ -51,7 +55,7 @@ export const userRoutes: Route[] = [
     },
     handler: async (ctx) => {
       const input = await ctx.json(setUserRoleSchema);
-      return ok(await changeUserRole({ db: (await ctx.store()).db, actor: ctx.actor, userId: ctx.params[0]!, input }));
+      return ok(await changeUserRole({ db: (await ctx.store()).db, actor: ctx.actor, userId: userIdOf(ctx.params[0]), input }));
     },
   },
   {
@@ -66,7 +70,7 @@ export const userRoutes: Route[] = [
     },
     handler: async (ctx) => {
       const input = await ctx.json(disableUserSchema);
-      return ok(await disableUser({ db: (await ctx.store()).db, actor: ctx.actor, userId: ctx.params[0]!, input }));
+      return ok(await disableUser({ db: (await ctx.store()).db, actor: ctx.actor, userId: userIdOf(ctx.params[0]), input }));
     },
   },
   {
@@ -81,7 +85,7 @@ export const userRoutes: Route[] = [
     },
     handler: async (ctx) => {
       const input = await ctx.json(resetPasswordSchema);
-      return ok(await resetUserPassword({ db: (await ctx.store()).db, actor: ctx.actor, userId: ctx.params[0]!, input }));
+      return ok(await resetUserPassword({ db: (await ctx.store()).db, actor: ctx.actor, userId: userIdOf(ctx.params[0]), input }));
     },
   },
 ];
