@@ -64,6 +64,9 @@ describe("last-seen model", () => {
     expect(lastSeen(reset(0, 1, true))).toBe(false);
     expect(lastSeen(check(0, 0, 1, "new", 1), reset(2, 3, false))).toBe(false);
     expect(lastSeen(check(0, 0, 3, "new", 1), reset(2, 4, false))).toBe(true);
+    // Clock times are whole milliseconds: a write that completed in the reset's first millisecond may be after its cutoff.
+    expect(lastSeen(check(0, 0, 1, "new", 1), check(1, 2, 4, "changed", 2), reset(4, 6, false))).toBe(true);
+    expect(lastSeen(check(0, 0, 1, "new", 1), check(1, 2, 3, "changed", 2), reset(4, 6, false))).toBe(false);
   });
 });
 

@@ -54,7 +54,9 @@ export const lastSeenModel: Model<LastSeenState> = {
       const { deleted } = op.output as ResetOutput;
       if (deleted) return s.version === 0 ? [] : [removed];
       // Kept: nothing to remove, or the key changed after the reset's cutoff (taken after its invocation).
-      return s.version === 0 || s.writtenBy > op.invoke ? [s] : [];
+      // Times are whole milliseconds, so a writer that completed in the millisecond the reset began may
+      // still have overlapped it (the checker counts touching operations as concurrent too).
+      return s.version === 0 || s.writtenBy >= op.invoke ? [s] : [];
     }
     throw new Error(`last-seen model: unexpected ${op.kind}`);
   },
@@ -108,8 +110,9 @@ export function windowModel(initialTtlSeconds: number, graceSeconds: number | nu
         if (!known) return s.present ? [removed] : [];
         const { deleted } = op.output as ResetOutput;
         if (deleted) return s.present ? [removed] : [];
-        // Kept: no record, or one claimed after the reset's cutoff (which is after the reset's invocation).
-        return !s.present || s.to > op.invoke ? [s] : [];
+        // Kept: no record, or one claimed after the reset's cutoff (which is after the reset's invocation);
+        // a claim that completed in the reset's first millisecond may have overlapped it.
+        return !s.present || s.to >= op.invoke ? [s] : [];
       }
       if (op.kind !== "claim") throw new Error(`window model: unexpected ${op.kind}`);
       const ttl = s.ttlSeconds * 1000;
