@@ -1,10 +1,8 @@
-import { hashJsonAt, type CanonicalOptions } from "./canonical-json";
+import { hashJson, type CanonicalOptions } from "./canonical-json";
 import { canonicalizeValue, encodeValue, type CanonicalValueOptions } from "./canonical-value";
 import { sha256Hex } from "./sha256";
 
 export { canonicalizeValue };
-
-const WHOLE = { whole: true } as const;
 
 export interface StructuralHashOptions extends CanonicalOptions {
   /** Also return the canonical form (to store it, or to explain a decision). */
@@ -24,7 +22,7 @@ export function hashCanonical(canonical: string): string {
 
 /** Hash of a whole JSON text; throws `CanonicalJsonError` for anything but strict JSON. */
 export function structuralHash(text: string, options?: StructuralHashOptions): StructuralHash {
-  const { hash, canonical } = hashJsonAt(text, 0, options === undefined ? WHOLE : { ...options, whole: true });
+  const { hash, canonical } = hashJson(text, 0, options?.filter ?? null, options?.maxDepth, true, options?.keepCanonical === true);
   return canonical === undefined ? { hash } : { hash, canonical };
 }
 
