@@ -1,7 +1,7 @@
 import { canonicalNumber } from "./canonical-number";
 import { CanonicalJsonError } from "./errors";
 import type { CanonicalSink } from "./canonical-sink";
-import { JsonScanner } from "./json-scanner";
+import { HAS_EXPONENT, HAS_FRACTION, JsonScanner } from "./json-scanner";
 import { PlainJsonParser } from "./plain-json";
 
 /** 1 for ASCII that a string holds as is: not a control character, quote or backslash. */
@@ -22,8 +22,8 @@ export class CanonicalTokens extends JsonScanner {
   protected scalar(c: number): void {
     const start = this.pos;
     if (c === 0x2d || (c >= 0x30 && c <= 0x39)) {
-      this.scanNumber();
-      if (this.numbers && this.notCanonicalNumber(start)) return this.writeNumber(canonicalNumber(this.text.slice(start, this.pos)));
+      const shape = this.scanNumber();
+      if (this.numbers && this.notCanonicalNumber(start, shape)) return this.writeNumber(canonicalNumber(this.text.slice(start, this.pos)));
     } else if (c === 0x74) this.readLiteral("true");
     else if (c === 0x66) this.readLiteral("false");
     else if (c === 0x6e) this.readLiteral("null");
@@ -37,33 +37,24 @@ export class CanonicalTokens extends JsonScanner {
   }
 
   /**
-   * Whether a number's text differs from its `canonicalNumber`, looking at each character once: an
-   * integer is canonical but for `-0` and more than 21 trailing zeros; a decimal without exponent
-   * is unless it ends in 0 or starts 0.000000.
+   * Whether a number's text differs from its `canonicalNumber`, from what the scan saw: one with an
+   * exponent is rewritten; a decimal is canonical unless it ends in 0 or starts 0.000000; an
+   * integer is but for `-0` and more than 21 trailing zeros (so more than 22 digits).
    */
-  private notCanonicalNumber(start: number): boolean {
+  private notCanonicalNumber(start: number, shape: number): boolean {
     const text = this.text;
     const end = this.pos;
-    let i = text.charCodeAt(start) === 0x2d ? start + 1 : start;
-    const intStart = i;
+    if (shape & HAS_EXPONENT) return true;
+    const intStart = text.charCodeAt(start) === 0x2d ? start + 1 : start;
+    if (shape & HAS_FRACTION) {
+      // Past a leading 0 comes the point: "0." then six zeros is too small for the plain form.
+      return text.charCodeAt(end - 1) === 0x30 || (text.charCodeAt(intStart) === 0x30 && text.startsWith("000000", intStart + 2));
+    }
+    if (end - intStart === 1) return intStart > start && text.charCodeAt(intStart) === 0x30;
+    if (end - intStart <= 22) return false;
     let zeros = 0;
-    let c = 0;
-    for (; i < end; i++) {
-      c = text.charCodeAt(i);
-      if (c === 0x2e || c === 0x65 || c === 0x45) break;
-      zeros = c === 0x30 ? zeros + 1 : 0;
-    }
-    if (i === end) return (zeros === 1 && end - intStart === 1 && intStart > start) || zeros > 21;
-    if (c !== 0x2e) return true;
-    const point = i;
-    let last = 0;
-    for (i++; i < end; i++) {
-      last = text.charCodeAt(i);
-      if (last === 0x65 || last === 0x45) return true;
-    }
-    if (last === 0x30) return true;
-    // 0.000000d: too small for the plain form.
-    return point - intStart === 1 && text.charCodeAt(intStart) === 0x30 && text.startsWith("000000", point + 1);
+    while (text.charCodeAt(end - 1 - zeros) === 0x30) zeros++;
+    return zeros > 21;
   }
 
   private writeNumber(s: string): void {

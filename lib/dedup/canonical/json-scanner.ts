@@ -2,6 +2,10 @@ import { CanonicalJsonError, type CanonicalJsonErrorCode } from "./errors";
 
 export const DEFAULT_MAX_DEPTH = 64;
 
+/** What `scanNumber` saw besides the integer part, as bits. */
+export const HAS_FRACTION = 1;
+export const HAS_EXPONENT = 2;
+
 /** RFC 8259 lexer over a JS string: whitespace, strings, numbers and literals. */
 export class JsonScanner {
   readonly text: string;
@@ -83,10 +87,11 @@ export class JsonScanner {
     this.fail("invalid_json", "unescaped control character in string", i);
   }
 
-  /** Validates the number at `pos` against the JSON grammar; moves `pos` past it. */
-  scanNumber(): void {
+  /** Validates the number at `pos` against the JSON grammar; moves `pos` past it. Returns `HAS_*` bits. */
+  scanNumber(): number {
     const text = this.text;
     let i = this.pos;
+    let shape = 0;
     let c = text.charCodeAt(i);
     if (c === 0x2d) c = text.charCodeAt(++i);
     if (c === 0x30) {
@@ -99,12 +104,14 @@ export class JsonScanner {
       this.fail("invalid_json", "expected a digit", i);
     }
     if (c === 0x2e) {
+      shape = HAS_FRACTION;
       c = text.charCodeAt(++i);
       if (!(c >= 0x30 && c <= 0x39)) this.fail("invalid_json", "expected a digit after the decimal point", i);
       do c = text.charCodeAt(++i);
       while (c >= 0x30 && c <= 0x39);
     }
     if (c === 0x65 || c === 0x45) {
+      shape |= HAS_EXPONENT;
       c = text.charCodeAt(++i);
       if (c === 0x2b || c === 0x2d) c = text.charCodeAt(++i);
       if (!(c >= 0x30 && c <= 0x39)) this.fail("invalid_json", "expected a digit in the exponent", i);
@@ -112,6 +119,7 @@ export class JsonScanner {
       while (c >= 0x30 && c <= 0x39);
     }
     this.pos = i;
+    return shape;
   }
 
   /** Consumes `word` (true, false or null) at `pos`. */

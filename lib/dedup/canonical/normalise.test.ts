@@ -1,8 +1,10 @@
+import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { canonicalizeJson } from "./canonical-json";
 import { canonicalNumber } from "./canonical-number";
 import { canonicalizeValue } from "./canonical-value";
 import { catchCanonicalError } from "./catch-error.fixture";
+import { numberText } from "./exact-tree.fixture";
 import { compileNormalise, compilePathFilter, type HashSettings } from "./path-filter";
 import { hashesNoMoreThan } from "./path-filter-cover";
 import { structuralHash } from "./structural-hash";
@@ -122,7 +124,16 @@ describe("normalisation settings", () => {
 describe("the number fast path", () => {
   it("agrees with canonicalNumber on every shape of number", () => {
     const texts = ["0", "-0", "7", "-7", "10", "1000000000000000000000", "10000000000000000000000", "0.5", "-0.5", "0.50", "12.345", "0.000001", "0.0000001", "-0.0",
-      "1e5", "1E-5", "1.5e0", "100.001", "0.0000010", "5.000001"];
+      "1e5", "1E-5", "1.5e0", "100.001", "0.0000010", "5.000001", "-10000000000000000000000", "-1000000000000000000000",
+      "12300000000000000000000000", "100000000000000000000000000001", "-0.0000001", "0.0000005", "10.0", "1e400"];
     for (const text of texts) expect(canon(`[${text}]`, NUMBERS), text).toBe(`[${canonicalNumber(text)}]`);
+  });
+
+  it("agrees with canonicalNumber on random numbers, long runs of zeros included", () => {
+    const zeros = fc.nat({ max: 30 }).map((n) => "0".repeat(n));
+    const zeroHeavy = fc.tuple(fc.constantFrom("", "-"), fc.constantFrom("0", "1", "70", "0.", "5.", "0.000"), zeros, fc.constantFrom("", "1", "0"))
+      .map(([sign, head, run, tail]) => sign + head + run + tail)
+      .filter((text) => /^-?(0|[1-9][0-9]*)(\.[0-9]+)?$/.test(text));
+    fc.assert(fc.property(fc.oneof(numberText, zeroHeavy), (text) => canon(`[${text}]`, NUMBERS) === `[${canonicalNumber(text)}]`), { numRuns: 2000 });
   });
 });
