@@ -4,19 +4,22 @@ import { createPayloadFunctions, payloadText, registerService, seedLastSeen } fr
 import { post } from "./load";
 
 export const SERVICE = "bench";
+/** A second service seeded with bench_hash_cheap: pgbench's run without the hash's cost (the statement's own limit). */
+export const CHEAP_SERVICE = "bench-cheap";
 
 /**
  * A bench database with `keys` existing keys for service "bench" (hashes only),
  * a service token for it, and autovacuum off on last_seen so that no contender
  * is hit by a vacuum the others were spared (vacuumBetween runs it instead).
  */
-export async function prepareCheckDatabase(scenario: string, keys: number): Promise<{ db: BenchDatabase; token: string }> {
+export async function prepareCheckDatabase(scenario: string, keys: number, options: { cheapBaseline?: boolean } = {}): Promise<{ db: BenchDatabase; token: string }> {
   const db = await createBenchDatabase(scenario);
   try {
     const started = performance.now();
     await createPayloadFunctions(db.pool);
     await registerService(db.pool, SERVICE, 0);
     await seedLastSeen(db.pool, SERVICE, keys);
+    if (options.cheapBaseline) await seedLastSeen(db.pool, CHEAP_SERVICE, keys, undefined, "bench_hash_cheap");
     await db.pool.query("alter table last_seen set (autovacuum_enabled = off)");
     await db.pool.query("vacuum analyze last_seen");
     console.log(`  seeded ${keys.toLocaleString("en-US")} keys in ${((performance.now() - started) / 1000).toFixed(1)} s`);
