@@ -99,11 +99,11 @@ export default async function OverviewPage({ searchParams }: { searchParams: Pro
       </section>
       <section className="panel">
         <h2>Services</h2>
-        <SubjectTable kind="service" rows={data.services} range={range} selected={kind === "service" ? (subject ?? null) : null} detailHref={(id) => `/services/${id}`} />
+        <SubjectTable kind="service" rows={data.services} range={range} selected={kind === "service" ? (subject ?? null) : null} detailBase="/services/" />
       </section>
       <section className="panel">
         <h2>Consumer groups</h2>
-        <SubjectTable kind="group" rows={data.groups} range={range} selected={kind === "group" ? (subject ?? null) : null} detailHref={(id) => `/groups/${id}`} />
+        <SubjectTable kind="group" rows={data.groups} range={range} selected={kind === "group" ? (subject ?? null) : null} detailBase="/groups/" />
       </section>
     </>
   );

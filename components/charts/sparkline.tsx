@@ -1,5 +1,11 @@
-/** A tiny server-rendered line of shares (0..1) per step; gaps where there was no traffic. Described in words for screen readers. */
-export function Sparkline({ values, label, width = 96, height = 24 }: { values: (number | null)[]; label: string; width?: number; height?: number }) {
+export const SPARKLINE_SIZE = { width: 96, height: 24 } as const;
+
+/**
+ * The drawing of a sparkline of shares (0..1) per step: one SVG path per run of steps with traffic
+ * ("M x,y L x,y ..."), a lone point as "M x,y"; gaps where there was no traffic. Pure, so a server
+ * component can compute it and send the few bytes of paths instead of the values.
+ */
+export function sparklineSegments(values: (number | null)[], { width, height }: { width: number; height: number } = SPARKLINE_SIZE): string[] {
   const max = Math.max(0.01, ...values.map((v) => v ?? 0));
   const step = values.length > 1 ? width / (values.length - 1) : width;
   const segments: string[] = [];
@@ -14,6 +20,11 @@ export function Sparkline({ values, label, width = 96, height = 24 }: { values: 
     current = current ? `${current} L${point}` : `M${point}`;
   });
   if (current) segments.push(current);
+  return segments;
+}
+
+/** A tiny line drawn from sparklineSegments(); described in words for screen readers. */
+export function Sparkline({ segments, label, width = SPARKLINE_SIZE.width, height = SPARKLINE_SIZE.height }: { segments: string[]; label: string; width?: number; height?: number }) {
   return (
     <svg width={width} height={height} viewBox={`0 0 ${width} ${height}`} role="img" aria-label={label} className="sparkline">
       <line x1={0} x2={width} y1={height - 1} y2={height - 1} stroke="var(--line)" />

@@ -1,11 +1,7 @@
-import Link from "next/link";
-import { VisibleText } from "@/components/ui/visible-text";
 import { EmptyState } from "@/components/ui/empty-state";
-import { RateChange } from "@/components/ui/rate-change";
-import { hrefWith } from "@/components/ui/pager";
-import { formatCount, formatPercent } from "@/lib/views/format";
 import type { SubjectSummary } from "@/lib/views/overview";
 import { previousLabel, type RangeKey } from "@/lib/views/ranges";
+import { SubjectRows } from "./subject-rows";
 
 /** Totals per service or consumer group over the range; a row's name charts that subject. */
 export function SubjectTable({
@@ -13,13 +9,14 @@ export function SubjectTable({
   rows,
   range,
   selected,
-  detailHref,
+  detailBase,
 }: {
   kind: "service" | "group";
   rows: SubjectSummary[];
   range: RangeKey;
   selected: string | null;
-  detailHref: (id: string) => string;
+  /** The detail page of a row is `${detailBase}${id}`. */
+  detailBase: string;
 }) {
   if (rows.length === 0) {
     return (
@@ -45,29 +42,7 @@ export function SubjectTable({
             </th>
           </tr>
         </thead>
-        <tbody>
-          {rows.map((row) => (
-            <tr key={row.id} aria-selected={row.id === selected}>
-              <td>
-                <Link href={hrefWith("/", { range, kind, subject: row.id })}><VisibleText text={row.label} /></Link>{" "}
-                {row.label !== row.id ? <code className="muted">{row.id}</code> : null}
-              </td>
-              <td className="num">{formatCount(row.checks)}</td>
-              <td className="num">{formatPercent(row.duplicates, row.checks)}</td>
-              <td>
-                <RateChange now={row} before={row.previous} />
-              </td>
-              {kind === "service" ? <td className="num">{formatPercent(row.changed, row.checks)}</td> : null}
-              <td className="num">{formatCount(row.lateRedeliveries)}</td>
-              <td className="num">{formatCount(row.errors)}</td>
-              <td>
-                <Link href={detailHref(row.id)} className="small">
-                  {kind === "service" ? "Keys" : "Window"} →
-                </Link>
-              </td>
-            </tr>
-          ))}
-        </tbody>
+        <SubjectRows kind={kind} rows={rows} range={range} selected={selected} detailBase={detailBase} />
       </table>
     </div>
   );

@@ -1,19 +1,17 @@
 import type { Metadata } from "next";
 import Form from "next/form";
 import Link from "next/link";
-import { Sparkline } from "@/components/charts/sparkline";
+import { sparklineSegments } from "@/components/charts/sparkline";
 import { EmptyState } from "@/components/ui/empty-state";
-import { RateChange } from "@/components/ui/rate-change";
 import { hrefWith } from "@/components/ui/pager";
 import { PageHeader } from "@/components/ui/page-header";
-import { RelativeTime } from "@/components/ui/relative-time";
 import { StoreUnavailableNotice } from "@/components/ui/store-unavailable";
-import { VisibleText } from "@/components/ui/visible-text";
 import { requireConsoleActor } from "@/lib/auth/console-actor";
 import { formatCount, formatPercent } from "@/lib/views/format";
-import { loadServiceList, searchServices, SERVICE_SORTS, type ServiceSort } from "@/lib/views/services";
+import { loadServiceList, searchServices, SERVICE_SORTS, type ServiceListItem, type ServiceSort } from "@/lib/views/services";
 import { withStore } from "@/lib/console/store";
 import { param, type SearchParams } from "@/lib/validation/console-common";
+import { ServiceRows, type ServiceRow } from "./_components/service-rows";
 
 export const dynamic = "force-dynamic";
 export const metadata: Metadata = { title: "Services" };
@@ -28,6 +26,21 @@ const COLUMNS: [ServiceSort | null, string, boolean][] = [
   [null, "Duplicate rate per hour", false],
   [null, "Versions kept", true],
 ];
+
+/** What a row shows, and no more: the rates per hour go as the sparkline's paths (a few bytes), not as 24 numbers. */
+const toRow = ({ id, displayName, keys, keysExact, lastActivity, checks24h, duplicates24h, previous24h, historyDepth, duplicateRates }: ServiceListItem): ServiceRow => ({
+  id,
+  displayName,
+  keys,
+  keysExact,
+  lastActivity,
+  checks24h,
+  duplicates24h,
+  previous24h,
+  historyDepth,
+  spark: sparklineSegments(duplicateRates),
+  sparkLabel: `Duplicate rate per hour over 24 h, highest ${formatPercent(Math.max(0, ...duplicateRates.map((r) => r ?? 0)), 1)}`,
+});
 
 export default async function ServicesPage({ searchParams }: { searchParams: Promise<SearchParams> }) {
   await requireConsoleActor("read");
@@ -78,40 +91,7 @@ export default async function ServicesPage({ searchParams }: { searchParams: Pro
                     ))}
                   </tr>
                 </thead>
-                <tbody>
-                  {services.map((s) => (
-                    <tr key={s.id}>
-                      <td>
-                        <Link href={`/services/${s.id}`}>
-                          <VisibleText text={s.displayName} />
-                        </Link>{" "}
-                        <code className="muted">{s.id}</code>
-                      </td>
-                      <td className="num" data-testid="key-count">
-                        {s.keysExact ? (
-                          formatCount(s.keys)
-                        ) : (
-                          <abbr title="An estimate from the database's statistics or a sample of the table: counting every key would cost too much">
-                            ≈ {formatCount(s.keys)}
-                          </abbr>
-                        )}
-                      </td>
-                      <td>{s.lastActivity ? <RelativeTime value={s.lastActivity} /> : <span className="muted">none in the stats</span>}</td>
-                      <td className="num">{formatCount(s.checks24h)}</td>
-                      <td className="num">{formatPercent(s.duplicates24h, s.checks24h)}</td>
-                      <td>
-                        <RateChange now={{ checks: s.checks24h, duplicates: s.duplicates24h }} before={s.previous24h} />
-                      </td>
-                      <td>
-                        <Sparkline
-                          values={s.duplicateRates}
-                          label={`Duplicate rate per hour over 24 h, highest ${formatPercent(Math.max(0, ...s.duplicateRates.map((r) => r ?? 0)), 1)}`}
-                        />
-                      </td>
-                      <td className="num">{s.historyDepth === 0 ? "hashes only" : s.historyDepth}</td>
-                    </tr>
-                  ))}
-                </tbody>
+                <ServiceRows rows={services.map(toRow)} />
               </table>
             </div>
           )}
