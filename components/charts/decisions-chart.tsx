@@ -8,6 +8,7 @@ import { bucketHref, type BucketLink } from "@/lib/views/bucket-link";
 import type { Finding } from "@/lib/views/findings";
 import type { SeriesPoint } from "@/lib/views/series";
 import { CHART_COLORS as COLORS } from "./chart-colors";
+import { BrowserOnly } from "./browser-only";
 import { ChartLegend } from "./chart-legend";
 
 /** Duplicates bars turn red in spike buckets (lib/views/findings.ts). */
@@ -69,42 +70,44 @@ export function DecisionsChart({
   const unit = minutes >= 60 ? `${minutes / 60} h` : `${minutes} min`;
   return (
     <div data-testid="decisions-chart" className={link ? "chart-clickable" : undefined}>
-      <ComposedChart
-        responsive
-        data={points}
-        width="100%"
-        height={height}
-        margin={{ top: 8, right: 8, bottom: 0, left: 8 }}
-      >
-        <CartesianGrid strokeDasharray="3 3" vertical={false} />
-        <XAxis dataKey="t" tickFormatter={(t: number) => bucketLabel(t, stepSeconds, zone)} minTickGap={24} fontSize={12} />
-        <YAxis
-          yAxisId="checks"
-          allowDecimals={false}
-          fontSize={12}
-          width={64}
-          label={{ value: `checks per ${unit}`, angle: -90, position: "insideLeft", style: { textAnchor: "middle" }, fontSize: 12 }}
-        />
-        <YAxis
-          yAxisId="errors"
-          orientation="right"
-          allowDecimals={false}
-          fontSize={12}
-          width={56}
-          label={{ value: `errors, late per ${unit}`, angle: 90, position: "insideRight", style: { textAnchor: "middle" }, fontSize: 12 }}
-        />
-        <Tooltip content={(props) => <BucketTooltip {...props} stepSeconds={stepSeconds} clickable={link !== null} />} />
-        {findings
-          .filter((f) => f.kind === "trend")
-          .map((f) => (
-            <ReferenceArea key={f.from} yAxisId="checks" x1={f.from} x2={f.to - stepSeconds * 1000} fill={COLORS.trend} fillOpacity={0.18} stroke={COLORS.trend} strokeOpacity={0.5} />
-          ))}
-        <Bar yAxisId="checks" onClick={open} dataKey="new" name="New" stackId="d" fill={COLORS.new} isAnimationActive={false} />
-        <Bar yAxisId="checks" onClick={open} dataKey="changed" name="Changed" stackId="d" fill={COLORS.changed} isAnimationActive={false} />
-        <Bar yAxisId="checks" onClick={open} dataKey="duplicates" name="Duplicates" stackId="d" fill={COLORS.duplicates} shape={DuplicateBar} isAnimationActive={false} />
-        <Line yAxisId="errors" dataKey="errors" name="Errors" stroke={COLORS.errors} dot={false} isAnimationActive={false} />
-        <Line yAxisId="errors" dataKey="lateRedeliveries" name="Late redeliveries" stroke={COLORS.late} dot={false} isAnimationActive={false} />
-      </ComposedChart>
+      <BrowserOnly height={height}>
+        <ComposedChart
+          responsive
+          data={points}
+          width="100%"
+          height={height}
+          margin={{ top: 8, right: 8, bottom: 0, left: 8 }}
+        >
+          <CartesianGrid strokeDasharray="3 3" vertical={false} />
+          <XAxis dataKey="t" tickFormatter={(t: number) => bucketLabel(t, stepSeconds, zone)} minTickGap={24} fontSize={12} />
+          <YAxis
+            yAxisId="checks"
+            allowDecimals={false}
+            fontSize={12}
+            width={64}
+            label={{ value: `checks per ${unit}`, angle: -90, position: "insideLeft", style: { textAnchor: "middle" }, fontSize: 12 }}
+          />
+          <YAxis
+            yAxisId="errors"
+            orientation="right"
+            allowDecimals={false}
+            fontSize={12}
+            width={56}
+            label={{ value: `errors, late per ${unit}`, angle: 90, position: "insideRight", style: { textAnchor: "middle" }, fontSize: 12 }}
+          />
+          <Tooltip content={(props) => <BucketTooltip {...props} stepSeconds={stepSeconds} clickable={link !== null} />} />
+          {findings
+            .filter((f) => f.kind === "trend")
+            .map((f) => (
+              <ReferenceArea key={f.from} yAxisId="checks" x1={f.from} x2={f.to - stepSeconds * 1000} fill={COLORS.trend} fillOpacity={0.18} stroke={COLORS.trend} strokeOpacity={0.5} />
+            ))}
+          <Bar yAxisId="checks" onClick={open} dataKey="new" name="New" stackId="d" fill={COLORS.new} isAnimationActive={false} />
+          <Bar yAxisId="checks" onClick={open} dataKey="changed" name="Changed" stackId="d" fill={COLORS.changed} isAnimationActive={false} />
+          <Bar yAxisId="checks" onClick={open} dataKey="duplicates" name="Duplicates" stackId="d" fill={COLORS.duplicates} shape={DuplicateBar} isAnimationActive={false} />
+          <Line yAxisId="errors" dataKey="errors" name="Errors" stroke={COLORS.errors} dot={false} isAnimationActive={false} />
+          <Line yAxisId="errors" dataKey="lateRedeliveries" name="Late redeliveries" stroke={COLORS.late} dot={false} isAnimationActive={false} />
+        </ComposedChart>
+      </BrowserOnly>
       <ChartLegend
         label="Decisions chart legend"
         items={[

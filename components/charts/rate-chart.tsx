@@ -8,6 +8,7 @@ import { useTimeZone } from "@/components/ui/time-zone";
 import { formatBucket as bucketLabel, formatCount } from "@/lib/views/format";
 import type { SeriesPoint } from "@/lib/views/series";
 import { CHART_COLORS as C } from "./chart-colors";
+import { BrowserOnly } from "./browser-only";
 import { ChartLegend } from "./chart-legend";
 
 const pct = (rate: number | null) => (rate === null ? "–" : `${(100 * rate).toFixed(1)} %`);
@@ -71,23 +72,25 @@ export function RateChart({
   const trends = findings.filter((f) => f.kind === "trend");
   return (
     <div data-testid="rate-chart" className={link ? "chart-clickable" : undefined}>
-      <ComposedChart responsive data={data} width="100%" height={height} margin={{ top: 8, right: 8, bottom: 0, left: 8 }} onClick={open}>
-        <CartesianGrid strokeDasharray="3 3" vertical={false} />
-        <XAxis dataKey="t" tickFormatter={(t: number) => bucketLabel(t, stepSeconds, zone)} minTickGap={24} fontSize={12} />
-        <YAxis
-          fontSize={12}
-          width={64}
-          domain={[0, (max: number) => Math.min(100, Math.max(5, Math.ceil(max / 5) * 5))]}
-          tickFormatter={(v: number) => `${v} %`}
-          label={{ value: "duplicate rate", angle: -90, position: "insideLeft", style: { textAnchor: "middle" }, fontSize: 12 }}
-        />
-        {trends.map((f) => (
-          <ReferenceArea key={f.from} x1={f.from} x2={f.to - step} fill={C.trend} fillOpacity={0.18} stroke={C.trend} strokeOpacity={0.5} ifOverflow="extendDomain" />
-        ))}
-        <Tooltip content={(props) => <RateTooltip {...props} stepSeconds={stepSeconds} previousLabel={previousLabel} clickable={link !== null} />} />
-        <Line dataKey="previousPct" name={previousLabel} stroke={C.previous} strokeWidth={1.5} strokeDasharray="5 4" dot={false} isAnimationActive={false} />
-        <Line dataKey="ratePct" name="Duplicate rate" stroke={C.duplicates} strokeWidth={2.5} dot={SpikeDot} activeDot={{ r: 4 }} isAnimationActive={false} />
-      </ComposedChart>
+      <BrowserOnly height={height}>
+        <ComposedChart responsive data={data} width="100%" height={height} margin={{ top: 8, right: 8, bottom: 0, left: 8 }} onClick={open}>
+          <CartesianGrid strokeDasharray="3 3" vertical={false} />
+          <XAxis dataKey="t" tickFormatter={(t: number) => bucketLabel(t, stepSeconds, zone)} minTickGap={24} fontSize={12} />
+          <YAxis
+            fontSize={12}
+            width={64}
+            domain={[0, (max: number) => Math.min(100, Math.max(5, Math.ceil(max / 5) * 5))]}
+            tickFormatter={(v: number) => `${v} %`}
+            label={{ value: "duplicate rate", angle: -90, position: "insideLeft", style: { textAnchor: "middle" }, fontSize: 12 }}
+          />
+          {trends.map((f) => (
+            <ReferenceArea key={f.from} x1={f.from} x2={f.to - step} fill={C.trend} fillOpacity={0.18} stroke={C.trend} strokeOpacity={0.5} ifOverflow="extendDomain" />
+          ))}
+          <Tooltip content={(props) => <RateTooltip {...props} stepSeconds={stepSeconds} previousLabel={previousLabel} clickable={link !== null} />} />
+          <Line dataKey="previousPct" name={previousLabel} stroke={C.previous} strokeWidth={1.5} strokeDasharray="5 4" dot={false} isAnimationActive={false} />
+          <Line dataKey="ratePct" name="Duplicate rate" stroke={C.duplicates} strokeWidth={2.5} dot={SpikeDot} activeDot={{ r: 4 }} isAnimationActive={false} />
+        </ComposedChart>
+      </BrowserOnly>
       <ChartLegend
         label="Duplicate rate chart legend"
         items={[
