@@ -33,6 +33,15 @@ describe("times shown", () => {
     expect(formatBucket(winter, 60)).toBe("03:12");
     expect(zoneName(LA, summer)).toBe("PDT");
   });
+
+  it("come out the same when shown again, per zone and second (the wall times are remembered)", () => {
+    for (let round = 0; round < 2; round++) {
+      expect(formatInstant(winter + 999)).toBe("2026-11-27 03:12:05 UTC");
+      expect(formatInstant(winter + 1000)).toBe("2026-11-27 03:12:06 UTC");
+      expect(formatInstant(winter, LA)).toBe("2026-11-26 19:12:05 PST");
+      expect(formatInstant(winter - 1)).toBe("2026-11-27 03:12:04 UTC");
+    }
+  });
 });
 
 describe("times typed", () => {

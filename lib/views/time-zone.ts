@@ -70,7 +70,26 @@ interface WallTime {
   zoneName: string;
 }
 
+/**
+ * Wall times already worked out, per zone and second: formatToParts is the dear part of showing a
+ * time, and a page shows the same instants many times (the services list's last activities fall in
+ * the same minute, a chart's buckets on every render). A pure function of its key; cleared when full.
+ */
+const wallTimes = new Map<string, WallTime>();
+const WALL_TIMES_MAX = 4096;
+
 function wallTime(ms: number, zone: string): WallTime {
+  const key = `${zone} ${Math.floor(ms / 1000)}`;
+  let w = wallTimes.get(key);
+  if (!w) {
+    w = Object.freeze(computeWallTime(ms, zone));
+    if (wallTimes.size >= WALL_TIMES_MAX) wallTimes.clear();
+    wallTimes.set(key, w);
+  }
+  return w;
+}
+
+function computeWallTime(ms: number, zone: string): WallTime {
   const parts: Record<string, string> = {};
   for (const part of formatterOf(zone).formatToParts(ms)) parts[part.type] = part.value;
   return {
