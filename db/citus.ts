@@ -1,4 +1,6 @@
 import { JOURNAL_APPEND_FUNCTION } from "./queries/journal-append-sql";
+import { STATS_FLUSH_FUNCTION } from "./queries/stats-flush-sql";
+import { runRaw } from "./raw";
 import type { DbOrTx } from "./types";
 
 interface Queryable {
@@ -66,13 +68,14 @@ export const DISTRIBUTED_FUNCTIONS: readonly { signature: string; argument: stri
   { signature: "weir_idempotency_begin(text, text, bytea, int, int)", argument: "p_key", colocateWith: "idempotency_keys" },
   { signature: "weir_idempotency_begin_v2(text, text, bytea, int, int, text)", argument: "p_key", colocateWith: "idempotency_keys" },
   { signature: JOURNAL_APPEND_FUNCTION.signature, argument: "p_key", colocateWith: "journal" },
+  { signature: STATS_FLUSH_FUNCTION.signature, argument: "p_subject", colocateWith: "stats_minute" },
 ];
 
 /**
  * Functions only Citus needs, made here rather than by a migration: on plain PostgreSQL their
  * statement runs as it is. A changed body takes a new name, like the migrations' functions.
  */
-export const CITUS_ONLY_FUNCTIONS: readonly { signature: string; create: string }[] = [JOURNAL_APPEND_FUNCTION];
+export const CITUS_ONLY_FUNCTIONS: readonly { signature: string; create: string }[] = [JOURNAL_APPEND_FUNCTION, STATS_FLUSH_FUNCTION];
 
 const HAS_CITUS = "select exists (select 1 from pg_extension where extname = 'citus') as citus";
 
@@ -130,4 +133,21 @@ export function isCitus(db: DbOrTx): Promise<boolean> {
     known.set(client, answer);
   }
   return answer;
+}
+
+const SHARD_OF_SQL = "select get_shard_id_for_distribution_column($1::regclass, k) as shard from unnest($2::text[]) with ordinality as u(k, i) order by i";
+
+/**
+ * Groups `items` by the shard of their distribution value in `table`, each group in the items'
+ * order: what a caller sends as one call per shard, so that no write spans two workers.
+ */
+export async function groupByShard<T>(db: DbOrTx, table: string, items: readonly T[], valueOf: (item: T) => string): Promise<T[][]> {
+  const rows = await runRaw<{ shard: string }>(db, { name: "weir_shard_of_v1", text: SHARD_OF_SQL, values: [table, items.map(valueOf)] });
+  const groups = new Map<string, T[]>();
+  rows.forEach((row, i) => {
+    const group = groups.get(row.shard);
+    if (group) group.push(items[i]!);
+    else groups.set(row.shard, [items[i]!]);
+  });
+  return [...groups.values()];
 }

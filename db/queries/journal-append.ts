@@ -1,4 +1,4 @@
-import { isCitus } from "@/db/citus";
+import { groupByShard, isCitus } from "@/db/citus";
 import { runRaw } from "@/db/raw";
 import type { DbOrTx } from "@/db/types";
 import { APPEND_SQL } from "./journal-append-sql";
@@ -44,27 +44,13 @@ function columnsOf(entries: readonly JournalEntry[]): unknown[][] {
 
 const APPEND_ON_SHARD_SQL = "select weir_journal_append_v2($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13)";
 
-const SHARD_OF_SQL = "select get_shard_id_for_distribution_column('journal', k) as shard from unnest($1::text[]) with ordinality as u(k, i) order by i";
-
-/** Groups entries by the shard of their key, in their order. */
-async function byShard(db: DbOrTx, entries: readonly JournalEntry[]): Promise<JournalEntry[][]> {
-  const rows = await runRaw<{ shard: string }>(db, { name: "weir_journal_shards_v1", text: SHARD_OF_SQL, values: [entries.map((e) => e.key)] });
-  const groups = new Map<string, JournalEntry[]>();
-  rows.forEach((row, i) => {
-    const group = groups.get(row.shard);
-    if (group) group.push(entries[i]!);
-    else groups.set(row.shard, [entries[i]!]);
-  });
-  return [...groups.values()];
-}
-
 /**
  * On Citus one call of weir_journal_append_v2 per shard, run on the worker holding it: a local write,
  * no two-phase commit. The append statement itself is an INSERT ... SELECT there, pulled to the
  * coordinator and copied to its shards with two-phase commit, every second on every node.
  */
 async function appendByShard(db: DbOrTx, entries: readonly JournalEntry[]): Promise<void> {
-  for (const group of await byShard(db, entries)) {
+  for (const group of await groupByShard(db, "journal", entries, (e) => e.key)) {
     await runRaw(db, { name: "weir_journal_append_shard_v2", text: APPEND_ON_SHARD_SQL, values: [...columnsOf(group), group[0]!.key] });
   }
 }

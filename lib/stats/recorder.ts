@@ -1,5 +1,5 @@
 import type { STATS_SUBJECT_KINDS } from "@/db/queries/console-stats";
-import { runRaw } from "@/db/raw";
+import { addStatsMinutes, type StatsMinuteRow } from "@/db/queries/stats-flush";
 import type { DbOrTx } from "@/db/types";
 import { decisionTime } from "@/lib/telemetry/decision-clock";
 import { onDecision, type DecisionEvent } from "@/lib/telemetry/decisions";
@@ -15,14 +15,6 @@ interface Counters {
   errors: number;
   late: number;
 }
-
-const FLUSH_SQL = `
-insert into stats_minute as s (subject_kind, subject, bucket, checks, new, changed, duplicates, errors, late_redeliveries)
-select * from unnest($1::text[], $2::text[], $3::timestamptz[], $4::int8[], $5::int8[], $6::int8[], $7::int8[], $8::int8[], $9::int8[])
-on conflict (subject_kind, subject, bucket) do update set
-  checks = s.checks + excluded.checks, new = s.new + excluded.new, changed = s.changed + excluded.changed,
-  duplicates = s.duplicates + excluded.duplicates, errors = s.errors + excluded.errors,
-  late_redeliveries = s.late_redeliveries + excluded.late_redeliveries`;
 
 /**
  * Counts decisions in memory and writes them as per-minute rollups every few
@@ -49,20 +41,19 @@ export class StatsRecorder {
     else counters.late += count;
   }
 
-  /** Writes what was counted; on failure the counts are kept for the next flush. */
+  /** Writes what was counted; on failure the counts not written are kept for the next flush. */
   async flush(db: DbOrTx): Promise<number> {
     if (this.pending.size === 0) return 0;
     const batch = this.pending;
     this.pending = new Map();
-    const columns: unknown[][] = [[], [], [], [], [], [], [], [], []];
+    const rows = new Map<StatsMinuteRow, string>();
     for (const [key, c] of batch) {
       const [kind, subject, bucket] = key.split("\u0000");
-      const row = [kind, subject, new Date(Number(bucket)).toISOString(), c.checks, c.new, c.changed, c.duplicates, c.errors, c.late];
-      row.forEach((value, i) => columns[i]!.push(value));
+      rows.set({ kind: kind!, subject: subject!, bucket: Number(bucket), counts: [c.checks, c.new, c.changed, c.duplicates, c.errors, c.late] }, key);
     }
     try {
-      await runRaw(db, { name: "weir_stats_flush_v1", text: FLUSH_SQL, values: columns });
-      return batch.size;
+      await addStatsMinutes(db, [...rows.keys()], (part) => part.forEach((row) => batch.delete(rows.get(row)!)));
+      return rows.size;
     } catch (err) {
       for (const [key, c] of batch) this.merge(key, c);
       throw err;

@@ -1,4 +1,7 @@
+import { drizzle } from "drizzle-orm/node-postgres";
 import pg from "pg";
+import * as schema from "@/db/schema";
+import type { DbOrTx } from "@/db/types";
 
 /**
  * A one-connection pool whose session logs every command Citus sends to the workers
@@ -33,4 +36,19 @@ export async function twoPhaseRecords(pool: pg.Pool): Promise<number> {
 /** The shard a command names, as `table_shardid` (e.g. journal_102094), or undefined. */
 export function shardOf(command: string, table: string): string | undefined {
   return new RegExp(`^INSERT INTO public\\.(${table}_\\d+) `).exec(command)?.[1];
+}
+
+/**
+ * Runs `operation` on a drizzle db over a logging pool and answers the two-phase commits it made:
+ * the coordinator's PREPARE TRANSACTION commands, and new records on any node (a delegated call's).
+ */
+export async function twoPhaseCommitsOf(url: string, check: pg.Pool, operation: (db: DbOrTx) => Promise<unknown>): Promise<{ prepared: string[]; records: number }> {
+  const logged = remoteCommandsPool(url);
+  try {
+    const before = await twoPhaseRecords(check);
+    await operation(drizzle({ client: logged.pool, schema }));
+    return { prepared: twoPhaseCommits(logged.commands), records: Math.max(0, (await twoPhaseRecords(check)) - before) };
+  } finally {
+    await logged.pool.end();
+  }
 }

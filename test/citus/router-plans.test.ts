@@ -14,9 +14,11 @@ import { claim, claimMany } from "@/lib/dedup/window/claim";
 import { eraseKeys } from "@/lib/erase/erase-keys";
 import { nowMicros } from "@/lib/journal/clock";
 import { saveService } from "@/lib/services/save-service";
+import { StatsRecorder } from "@/lib/stats/recorder";
 import { createService } from "@/test/factories";
 import { createTestDatabase, type TestDatabase } from "./citus-test-db";
 import { isRouterPlan, planOf, recordingDb, type SentStatement } from "./recording-db";
+import { twoPhaseCommitsOf } from "./remote-commands";
 
 let store: TestDatabase;
 beforeAll(async () => {
@@ -202,5 +204,29 @@ describe("decisions on Citus are the rule's, in order", () => {
       { consumerGroup: "g-seq", messageId: "y" },
     ]);
     expect(outcomes.map((o) => o.decision)).toEqual(["new", "duplicate", "new"]);
+  });
+});
+
+describe("nothing that runs per decision or every few seconds commits with two-phase commit", () => {
+  const noTwoPhase = async (operation: Parameters<typeof twoPhaseCommitsOf>[2]) =>
+    expect(await twoPhaseCommitsOf(store.url, store.pool!, operation)).toEqual({ prepared: [], records: 0 });
+
+  it("checks, claims and idempotency keys, one at a time and in batches", async () => {
+    const serviceId = await createService(store.db, { historyDepth: 2 });
+    const requestHash = "ef".repeat(32);
+    await noTwoPhase(async (db) => {
+      await check(db, { serviceId, messageId: "tp-1", payload: 1 });
+      await checkMany(db, Array.from({ length: 20 }, (_, i) => ({ serviceId, messageId: `tp-${i}`, payload: 2 })));
+      await claim(db, { consumerGroup: "g-tp", messageId: "c-1" });
+      await claimMany(db, Array.from({ length: 20 }, (_, i) => ({ consumerGroup: "g-tp", messageId: `c-${i}` })));
+      await begin(db, { scope: "s-tp", key: "k-1", requestHash });
+      await complete(db, { scope: "s-tp", key: "k-1", requestHash, attempt: 1, response: { status: 200, body: "ok", headers: {} } });
+    });
+  });
+
+  it("the stats flush (every 2 s on every node): one call per shard", async () => {
+    const recorder = new StatsRecorder();
+    for (let i = 0; i < 40; i++) recorder.record(i % 3 === 0 ? "group" : "service", `tp-subject-${i}`, "new");
+    await noTwoPhase(async (db) => expect(await recorder.flush(db)).toBe(40));
   });
 });
