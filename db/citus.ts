@@ -16,8 +16,10 @@ interface Queryable {
  * spreads over every shard instead of filling one. Everything a key's
  * statements join or move (payload versions, reset copies) is co-located with
  * it. Idempotency keys go by key for the same reason (a busy scope spreads).
- * Settings, users, tokens and the audit log are small and read by every
- * statement or page: reference tables, a copy on every node.
+ * Settings, users and tokens are small and read by every statement or page:
+ * reference tables, a copy on every node. What is written per decision or every
+ * few seconds is distributed, so that its writes commit on one worker
+ * (docs/citus-statements.md lists what still spans shards).
  */
 export const DISTRIBUTED_TABLES: readonly { table: string; column: string }[] = [
   { table: "last_seen", column: "message_id" },
@@ -34,6 +36,11 @@ export const DISTRIBUTED_TABLES: readonly { table: string; column: string }[] = 
   { table: "journal", column: "key" },
   // Dropped-entry counts go by subject, like the stats: a subject's gaps read one shard.
   { table: "journal_gaps", column: "subject" },
+  // Once reference tables (every write a two-phase commit on every node), now each row on one shard:
+  // a revert's audit row commits beside the key it reverted (shard_key, see shardPeer), and a rate
+  // limit's counter (one per revert by a token) is one routed upsert. Console pages read every shard.
+  { table: "audit_log", column: "shard_key" },
+  { table: "auth_rate_limits", column: "key" },
 ];
 
 /** In foreign-key order: a referenced table becomes a reference table before the tables that point to it. */
@@ -46,15 +53,17 @@ export const REFERENCE_TABLES: readonly string[] = [
   "auth_accounts",
   "auth_sessions",
   "auth_verifications",
-  "auth_rate_limits",
   "auth_settings",
   "api_tokens",
-  "audit_log",
   "ttl_changes",
   "reset_batches",
   "stats_rollup",
   // Read by every node's journal writer on each refresh of the levels.
   "journal_settings",
+  // Refused sign-ins, written beside the auth tables (all reference tables) and read by the console's
+  // security page. Not left local to the coordinator: a weir node connected to a worker records there too.
+  // Its key (id) holds no distribution column to spread by; each refusal is one two-phase commit.
+  "security_events",
 ];
 
 /** The one-key functions (the decisions, the journal's append of one shard), each run beside the shard of its key. */
@@ -91,17 +100,18 @@ export async function hasCitus(client: Queryable): Promise<boolean> {
  * the next start.
  */
 export async function distributeForCitus(client: Queryable): Promise<void> {
-  const { rows } = await client.query("select logicalrelid::text as name from pg_dist_partition");
-  const done = new Set((rows as { name: string }[]).map((row) => row.name));
+  const { rows } = await client.query("select logicalrelid::text as name, partmethod from pg_dist_partition");
+  const placed = new Map((rows as { name: string; partmethod: string }[]).map((row) => [row.name, row.partmethod]));
+  // The append-only triggers of audit_log run on every placement: they only raise, they never write elsewhere.
+  await client.query("set citus.enable_unsafe_triggers to on");
   for (const table of REFERENCE_TABLES) {
-    if (done.has(table)) continue;
-    // audit_log's append-only triggers run on every placement: they only raise, they never write elsewhere.
-    if (table === "audit_log") await client.query("set citus.enable_unsafe_triggers to on");
-    await client.query("select create_reference_table($1)", [table]);
+    if (!placed.has(table)) await client.query("select create_reference_table($1)", [table]);
   }
   const [first] = DISTRIBUTED_TABLES;
   for (const { table, column } of DISTRIBUTED_TABLES) {
-    if (done.has(table)) continue;
+    if (placed.get(table) === "h") continue;
+    // Made a reference table by an older weir ('n'): back to a local table first, then distributed.
+    if (placed.get(table) === "n") await client.query("select undistribute_table($1)", [table]);
     const colocate = table === first!.table ? "default" : first!.table;
     await client.query("select create_distributed_table($1, $2, colocate_with => $3)", [table, column, colocate]);
   }
@@ -150,4 +160,17 @@ export async function groupByShard<T>(db: DbOrTx, table: string, items: readonly
     else groups.set(row.shard, [items[i]!]);
   });
   return [...groups.values()];
+}
+
+// The SRF in the select list runs lazily: the LIMIT stops it at the first hit (about as many tries as shards).
+const SHARD_PEER_SQL = `select v from (select 'shard-' || generate_series(0, 1000000) as v) tried
+  where get_shard_id_for_distribution_column($1::regclass, v) = get_shard_id_for_distribution_column($1::regclass, $2::text) limit 1`;
+
+/**
+ * A value that `table` places on the same shard as `value` without being it: what a row that
+ * must commit beside one key's rows carries, where the key itself may not be kept (audit_log).
+ */
+export async function shardPeer(db: DbOrTx, table: string, value: string): Promise<string> {
+  const [row] = await runRaw<{ v: string }>(db, { name: "weir_shard_peer_v1", text: SHARD_PEER_SQL, values: [table, value] });
+  return row!.v;
 }

@@ -9,6 +9,8 @@ export interface AuditEntry {
   affected?: number;
   reason?: string | null;
   details?: Record<string, unknown>;
+  /** See audit_log.shard_key: a value of the shard of the one key the change wrote (auditShardKey). */
+  shardKey?: string;
 }
 
 /** Written in the same transaction as the change it records; answers the row's id. */
@@ -23,6 +25,7 @@ export async function insertAudit(db: DbOrTx, entry: AuditEntry): Promise<number
     affected: entry.affected ?? 0,
     reason: entry.reason ?? null,
     details: entry.details ?? {},
+    shardKey: entry.shardKey ?? "",
     })
     .returning({ id: auditLog.id });
   return row!.id;

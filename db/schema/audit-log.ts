@@ -1,10 +1,16 @@
-import { bigserial, index, integer, jsonb, pgTable, text, timestamp } from "drizzle-orm/pg-core";
+import { bigserial, index, integer, jsonb, pgTable, primaryKey, text, timestamp } from "drizzle-orm/pg-core";
 
 /** Every operator mutation: who, when, what, how many and why. Append-only. */
 export const auditLog = pgTable(
   "audit_log",
   {
-    id: bigserial("id", { mode: "number" }).primaryKey(),
+    id: bigserial("id", { mode: "number" }).notNull(),
+    /**
+     * Where the row lives on Citus (its distribution value, migration 0018): for a change of one
+     * key, a value of that key's shard, so the row commits with the change on one worker; else ''.
+     * Never the key itself: an erasure must leave no key behind. Unused on one PostgreSQL.
+     */
+    shardKey: text("shard_key").notNull().default(""),
     at: timestamp("at", { withTimezone: true }).notNull().defaultNow(),
     actor: text("actor").notNull(),
     actorRole: text("actor_role").notNull(),
@@ -14,5 +20,9 @@ export const auditLog = pgTable(
     reason: text("reason"),
     details: jsonb("details").notNull().default({}),
   },
-  (t) => [index("audit_log_by_at").on(t.at.desc()), index("audit_log_by_action").on(t.action, t.at.desc())],
+  (t) => [
+    primaryKey({ name: "audit_log_pkey", columns: [t.shardKey, t.id] }),
+    index("audit_log_by_at").on(t.at.desc()),
+    index("audit_log_by_action").on(t.action, t.at.desc()),
+  ],
 );

@@ -1,3 +1,4 @@
+import { isCitus, shardPeer } from "@/db/citus";
 import { auditBy } from "@/db/queries/audit";
 import { runRaw, type RawStatement } from "@/db/raw";
 import type { DbOrTx } from "@/db/types";
@@ -88,6 +89,8 @@ async function revertKey({ db, actor, input }: { db: DbOrTx; actor: Actor; input
     await limitReverts(db, actor);
     await serviceConfigs.require(db, parsed.serviceId);
     const statements = revertStatements(parsed);
+    // On Citus the audit row goes to the key's shard: the revert commits on one worker, no two-phase commit.
+    const shardKey = (await isCitus(db)) ? await shardPeer(db, "audit_log", parsed.messageId) : undefined;
     return await db.transaction(async (tx) => {
       const [row] = await runRaw<{ version: number | null; hash: string | null }>(tx, statements.swap);
       if (!row) await refuse(tx, parsed, statements.state);
@@ -98,6 +101,7 @@ async function revertKey({ db, actor, input }: { db: DbOrTx; actor: Actor; input
         target: `service:${parsed.serviceId}`,
         affected: 1,
         details: { messageId: parsed.messageId, revertedVersion: parsed.version, version },
+        shardKey,
       });
       return { serviceId: parsed.serviceId, messageId: parsed.messageId, revertedVersion: parsed.version, version, hash: row!.hash };
     });
