@@ -9,7 +9,7 @@ import { begin } from "@/lib/dedup/idempotency/begin";
 import { complete } from "@/lib/dedup/idempotency/complete";
 import { release } from "@/lib/dedup/idempotency/release";
 import { check, checkMany } from "@/lib/dedup/last-seen/check";
-import { revertStatements } from "@/lib/dedup/last-seen/revert";
+import { revertCheck, revertStatements } from "@/lib/dedup/last-seen/revert";
 import { claim, claimMany } from "@/lib/dedup/window/claim";
 import { eraseKeys } from "@/lib/erase/erase-keys";
 import { nowMicros } from "@/lib/journal/clock";
@@ -228,5 +228,12 @@ describe("nothing that runs per decision or every few seconds commits with two-p
     const recorder = new StatsRecorder();
     for (let i = 0; i < 40; i++) recorder.record(i % 3 === 0 ? "group" : "service", `tp-subject-${i}`, "new");
     await noTwoPhase(async (db) => expect(await recorder.flush(db)).toBe(40));
+  });
+
+  it("a revert by a service token: the rate limit, the swap and its audit row", async () => {
+    const serviceId = await createService(store.db);
+    const token = { id: "token:tok_tp", role: "service" as const, via: "token" as const };
+    const { version } = await check(store.db, { serviceId, messageId: "tp-revert", payload: 1 });
+    await noTwoPhase((db) => revertCheck({ db, actor: token, input: { serviceId, messageId: "tp-revert", version } }));
   });
 });
