@@ -41,6 +41,8 @@ export const DISTRIBUTED_TABLES: readonly { table: string; column: string }[] = 
   // limit's counter (one per revert by a token) is one routed upsert. Console pages read every shard.
   { table: "audit_log", column: "shard_key" },
   { table: "auth_rate_limits", column: "key" },
+  // The rollups' marks: each written alone after its rows, by name (see rollUpByShard).
+  { table: "stats_rollup", column: "name" },
 ];
 
 /** In foreign-key order: a referenced table becomes a reference table before the tables that point to it. */
@@ -57,7 +59,6 @@ export const REFERENCE_TABLES: readonly string[] = [
   "api_tokens",
   "ttl_changes",
   "reset_batches",
-  "stats_rollup",
   // Read by every node's journal writer on each refresh of the levels.
   "journal_settings",
   // Refused sign-ins, written beside the auth tables (all reference tables) and read by the console's

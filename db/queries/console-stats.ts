@@ -1,6 +1,8 @@
 import { sql, type SQL } from "drizzle-orm";
 import type { DbOrTx } from "../types";
+import { isCitus } from "../citus";
 import { queryRows } from "./console-rows";
+import { rollUpByShard } from "./stats-rollup-citus";
 
 export type StatsKind = "service" | "group";
 
@@ -161,6 +163,7 @@ export async function rolledSpans(db: DbOrTx): Promise<RolledSpan[]> {
  * lock taken skip the work: someone else is doing it.
  */
 export async function rollUp(db: DbOrTx, rollup: Rollup, maxHours: number): Promise<Date | null> {
+  if (await isCitus(db)) return rollUpByShard(db, rollup, maxHours, STATS_SUBJECT_KINDS);
   const step = sql`make_interval(secs => ${rollup.stepMs / 1000})`;
   const table = sql.identifier(rollup.table);
   return db.transaction(async (tx) => {

@@ -1,4 +1,5 @@
 import { beforeAll, describe, expect, it } from "vitest";
+import { rollUp, ROLLUPS } from "@/db/queries/console-stats";
 import { journalGaps, keyTimeline } from "@/db/queries/journal";
 import { deleteKeyStatement, deleteResetKeyStatement, KEY_TABLES } from "@/db/queries/erase";
 import { appendJournal, recordJournalGaps } from "@/db/queries/journal-append";
@@ -228,6 +229,18 @@ describe("nothing that runs per decision or every few seconds commits with two-p
     const recorder = new StatsRecorder();
     for (let i = 0; i < 40; i++) recorder.record(i % 3 === 0 ? "group" : "service", `tp-subject-${i}`, "new");
     await noTwoPhase(async (db) => expect(await recorder.flush(db)).toBe(40));
+  });
+
+  it("the rollups of closed minutes into quarters and hours: one statement per shard, then the mark", async () => {
+    const recorder = new StatsRecorder();
+    const twoHoursAgo = Date.now() - 2 * 3_600_000;
+    for (let i = 0; i < 30; i++) recorder.record("service", `tp-rollup-${i % 10}`, "duplicate", 1, twoHoursAgo + i * 60_000);
+    await recorder.flush(store.db);
+    await noTwoPhase(async (db) => {
+      for (const rollup of ROLLUPS) expect((await rollUp(db, rollup, 48))!.getTime()).toBeGreaterThan(twoHoursAgo);
+    });
+    const { rows } = await store.pool!.query("select sum(duplicates)::int as n from stats_hour where subject like 'tp-rollup-%'");
+    expect(rows).toEqual([{ n: 30 }]);
   });
 
   it("a revert by a service token: the rate limit, the swap and its audit row", async () => {

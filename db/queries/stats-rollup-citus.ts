@@ -1,0 +1,56 @@
+import { sql } from "drizzle-orm";
+import { groupByShard } from "../citus";
+import type { DbOrTx } from "../types";
+import { queryRows } from "./console-rows";
+import type { Rollup } from "./console-stats";
+
+const ORIGIN = sql`timestamptz '2000-01-01 00:00:00+00'`;
+
+/**
+ * rollUp on Citus: the same span and sums, moved one shard per statement (each commits on one
+ * worker) and the mark written last, on its own shard: no two-phase commit. Readers use the
+ * rollup only before the mark, so the shards done before a failure are summed again next time.
+ * No lock: every step sets rows to sums and the mark only grows, so two runs at once agree.
+ */
+export async function rollUpByShard(db: DbOrTx, rollup: Rollup, maxHours: number, kinds: readonly string[]): Promise<Date | null> {
+  const step = sql`make_interval(secs => ${rollup.stepMs / 1000})`;
+  const [span] = await queryRows<{ rolled_until: string | Date | null; from_at: string | Date | null; to_at: string | Date | null }>(db, sql`
+    with mark as (
+      select (select rolled_until from stats_rollup where name = ${rollup.table}) as rolled_until,
+             date_bin(${step}, now() - interval '10 minutes', ${ORIGIN}) as closed
+    ),
+    span as (
+      select coalesce(m.rolled_until - interval '3 hours', (select date_bin(${step}, min(bucket), ${ORIGIN}) from stats_minute)) as from_at,
+             m.closed, m.rolled_until
+      from mark m
+    ),
+    bounds as (
+      select from_at, least(closed, coalesce(rolled_until, from_at) + make_interval(hours => ${maxHours})) as to_at
+      from span where from_at is not null and (rolled_until is null or rolled_until < closed)
+    )
+    select m.rolled_until, b.from_at, b.to_at from mark m left join bounds b on true`);
+  const mark = span?.rolled_until ? new Date(span.rolled_until) : null;
+  if (!span?.from_at || !span.to_at) return mark;
+  const [from, to] = [new Date(span.from_at).toISOString(), new Date(span.to_at).toISOString()];
+  const inSpan = sql`subject_kind = any(${sql.param([...kinds])}::text[]) and bucket >= ${from}::timestamptz and bucket < ${to}::timestamptz`;
+  const subjects = await queryRows<{ subject: string }>(db, sql`select distinct subject from stats_minute where ${inSpan}`);
+  for (const part of await groupByShard(db, "stats_minute", subjects, (row) => row.subject)) {
+    await db.execute(sql`
+      insert into ${sql.identifier(rollup.table)} as h (subject_kind, subject, bucket, checks, new, changed, duplicates, errors, late_redeliveries)
+      select subject_kind, subject, date_bin(${step}, bucket, ${ORIGIN}),
+             sum(checks), sum(new), sum(changed), sum(duplicates), sum(errors), sum(late_redeliveries)
+      from stats_minute
+      where subject = any(${sql.param(part.map((row) => row.subject))}::text[]) and ${inSpan}
+      group by 1, 2, 3
+      on conflict (subject_kind, subject, bucket) do update set
+        checks = excluded.checks, new = excluded.new, changed = excluded.changed,
+        duplicates = excluded.duplicates, errors = excluded.errors, late_redeliveries = excluded.late_redeliveries
+      where (h.checks, h.new, h.changed, h.duplicates, h.errors, h.late_redeliveries)
+        is distinct from (excluded.checks, excluded.new, excluded.changed, excluded.duplicates, excluded.errors, excluded.late_redeliveries)`);
+  }
+  const [moved] = await queryRows<{ rolled_until: string | Date }>(db, sql`
+    insert into stats_rollup (name, rolled_until) values (${rollup.table}, ${to}::timestamptz)
+    on conflict (name) do update set rolled_until = greatest(stats_rollup.rolled_until, excluded.rolled_until), updated_at = excluded.updated_at
+    returning rolled_until`);
+  return new Date(moved!.rolled_until);
+}
