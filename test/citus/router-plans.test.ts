@@ -12,6 +12,7 @@ import { release } from "@/lib/dedup/idempotency/release";
 import { check, checkMany } from "@/lib/dedup/last-seen/check";
 import { revertCheck, revertStatements } from "@/lib/dedup/last-seen/revert";
 import { claim, claimMany } from "@/lib/dedup/window/claim";
+import { releaseClaim } from "@/lib/dedup/window/release";
 import { eraseKeys } from "@/lib/erase/erase-keys";
 import { nowMicros } from "@/lib/journal/clock";
 import { saveService } from "@/lib/services/save-service";
@@ -222,6 +223,9 @@ describe("nothing that runs per decision or every few seconds commits with two-p
       await claimMany(db, Array.from({ length: 20 }, (_, i) => ({ consumerGroup: "g-tp", messageId: `c-${i}` })));
       await begin(db, { scope: "s-tp", key: "k-1", requestHash });
       await complete(db, { scope: "s-tp", key: "k-1", requestHash, attempt: 1, response: { status: 200, body: "ok", headers: {} } });
+      await begin(db, { scope: "s-tp", key: "k-2", requestHash });
+      await release(db, { scope: "s-tp", key: "k-2", requestHash, attempt: 1 });
+      await releaseClaim(db, { consumerGroup: "g-tp", messageId: "c-1" });
     });
   });
 
