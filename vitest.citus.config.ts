@@ -25,6 +25,9 @@ export default defineConfig({
       "lib/dedup/idempotency/{idempotency,begin-function}.test.ts",
       "lib/reset/*.test.ts",
       "lib/erase/*.test.ts",
+      // audit_log and auth_rate_limits are distributed, security_events a reference table: their writers run here too.
+      "lib/audit/*.test.ts",
+      "lib/auth/tests/*.test.ts",
       "lib/views/{key-browser,overview,explain,find,services}.test.ts",
       "test/faults/interleavings.test.ts",
       "test/faults/history/history.test.ts",

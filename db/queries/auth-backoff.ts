@@ -10,15 +10,16 @@ export interface Failures {
 /**
  * Failed sign-ins share auth_rate_limits with the fixed-window counters, under
  * their own keys: `window_start` is the last failure, `hits` the failures since
- * the count last went quiet for `quietSeconds`.
+ * the count last went quiet for `quietSeconds`. The update names no now(): on Citus
+ * (auth_rate_limits is distributed) its SET may hold only immutable functions.
  */
 export async function noteFailures(db: DbOrTx, keys: readonly string[], quietSeconds: number): Promise<void> {
   for (const key of keys) {
     await db.execute(sql`
       insert into auth_rate_limits as r (key, window_start, hits) values (${key}, now(), 1)
       on conflict (key) do update
-        set hits = case when r.window_start < now() - make_interval(secs => ${quietSeconds}) then 1 else r.hits + 1 end,
-            window_start = now()`);
+        set hits = case when excluded.window_start - r.window_start > make_interval(secs => ${quietSeconds}) then 1 else r.hits + 1 end,
+            window_start = excluded.window_start`);
   }
 }
 

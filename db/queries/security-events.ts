@@ -13,14 +13,17 @@ export async function insertSecurityEvent(db: DbOrTx, event: SecurityEvent): Pro
   await db.insert(securityEvents).values({ kind: event.kind, address: event.address, account: event.account ?? null, detail: event.detail ?? null });
 }
 
-/** One row per kind, address and window: the first refusal inserts it, later ones count. */
+/**
+ * One row per kind, address and window: the first refusal inserts it, later ones count. No now()
+ * in the update: on Citus (a reference table) its SET may hold only immutable functions.
+ */
 export async function countSecurityEvent(db: DbOrTx, event: SecurityEvent, windowSeconds: number): Promise<void> {
   await db.execute(sql`
-    insert into security_events as e (kind, address, account, detail, window_start)
-    values (${event.kind}, ${event.address}, ${event.account ?? null}, ${event.detail ?? null},
+    insert into security_events as e (kind, address, account, detail, at, window_start)
+    values (${event.kind}, ${event.address}, ${event.account ?? null}, ${event.detail ?? null}, now(),
             to_timestamp(floor(extract(epoch from now()) / ${windowSeconds}) * ${windowSeconds}))
     on conflict (kind, address, window_start) where window_start is not null
-    do update set count = e.count + 1, at = now()`);
+    do update set count = e.count + 1, at = excluded.at`);
 }
 
 /** Drops rows older than the retention, a bounded batch at a time so it never holds long locks. */
