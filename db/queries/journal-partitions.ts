@@ -13,20 +13,29 @@ export function partitionName(dayStartMs: number): string {
 
 export const dayStart = (ms: number) => Math.floor(ms / DAY_MS) * DAY_MS;
 
-/** Creates the partitions of these days (UTC day starts, ms) that do not exist yet. */
+/**
+ * Creates the partitions of these days (UTC day starts, ms) that do not exist yet. Each gets
+ * REPLICA IDENTITY FULL: the journal has no key, and logical replication (a Citus shard move
+ * in its default mode, a logical replica) refuses or fails on a table without an identity. It
+ * costs WAL only on deletes (erasure). A partition made before this rule gets it here too.
+ */
 export async function createJournalPartitions(db: DbOrTx, days: readonly number[]): Promise<void> {
   if (days.length === 0) return;
   await db.transaction(async (tx) => {
     await runRaw(tx, { name: "weir_journal_partition_lock_v1", text: "select pg_advisory_xact_lock($1)", values: [PARTITION_LOCK] });
     for (const day of days) {
+      const name = partitionName(day);
+      const [found] = await runRaw<{ identity: string }>(tx, {
+        name: "weir_journal_partition_identity_v1",
+        text: "select relreplident as identity from pg_class where oid = to_regclass($1)",
+        values: [name],
+      });
+      if (found?.identity === "f") continue;
       const from = new Date(day).toISOString();
       const to = new Date(day + DAY_MS).toISOString();
       // The name and bounds come from a number, never from input: safe to inline (DDL takes no parameters).
-      await runRaw(tx, {
-        name: "",
-        text: `create table if not exists ${partitionName(day)} partition of journal for values from ('${from}') to ('${to}')`,
-        values: [],
-      });
+      if (!found) await runRaw(tx, { name: "", text: `create table ${name} partition of journal for values from ('${from}') to ('${to}')`, values: [] });
+      await runRaw(tx, { name: "", text: `alter table ${name} replica identity full`, values: [] });
     }
   });
 }

@@ -1,6 +1,6 @@
 import { beforeAll, describe, expect, it } from "vitest";
 import { journalGaps, journalRange, keyTimeline, topKeys } from "@/db/queries/journal";
-import { listJournalPartitions, partitionName } from "@/db/queries/journal-partitions";
+import { createJournalPartitions, dayStart, listJournalPartitions, partitionName } from "@/db/queries/journal-partitions";
 import { upsertJournalSetting } from "@/db/queries/journal-settings";
 import { runRaw } from "@/db/raw";
 import { createTestToken } from "@/test/token.fixture";
@@ -204,5 +204,19 @@ describe("journal retention", () => {
     expect(left).toContain(partitionName(Math.floor(now / 86_400_000) * 86_400_000));
     const [row] = await runRaw<{ n: string }>(store.db, { name: "", text: "select count(*) as n from journal where key = 'OLD'", values: [] });
     expect(Number(row!.n)).toBe(0);
+  });
+});
+
+describe("journal partitions", () => {
+  it("each has REPLICA IDENTITY FULL (logical replication needs one), a partition made without it gets it at the next call", async () => {
+    const day = dayStart(Date.now()) + 5 * 86_400_000;
+    const identity = async () =>
+      (await runRaw<{ identity: string }>(store.db, { name: "", text: "select relreplident as identity from pg_class where oid = to_regclass($1)", values: [partitionName(day)] }))[0]?.identity;
+    await createJournalPartitions(store.db, [day]);
+    expect(await identity()).toBe("f");
+    await runRaw(store.db, { name: "", text: `alter table ${partitionName(day)} replica identity default`, values: [] });
+    expect(await identity()).toBe("d");
+    await createJournalPartitions(store.db, [day]);
+    expect(await identity()).toBe("f");
   });
 });

@@ -192,6 +192,13 @@ describe("journal partitions on Citus", () => {
     );
     const { rows: parent } = await store.pool!.query<{ n: number }>("select count(*)::int as n from pg_dist_shard where logicalrelid = 'journal'::regclass");
     expect(rows[0]!.n).toBe(parent[0]!.n);
+    // Every shard of it has REPLICA IDENTITY FULL: a shard move by logical replication refuses a table without one.
+    const { rows: identities } = await store.pool!.query<{ result: string }>(
+      "select result from run_command_on_shards($1, $$select relreplident from pg_class where oid = '%s'::regclass$$)",
+      [partitionName(day)],
+    );
+    expect(identities.map((row) => row.result)).toEqual(identities.map(() => "f"));
+    expect(identities).toHaveLength(parent[0]!.n);
   });
 
   it("writes an entry 10 days old to its own partition, then maintain() drops it on every worker and keeps today's", async () => {
