@@ -2,12 +2,23 @@ import pg from "pg";
 import { migratePostgres } from "@/db/migrate";
 import { PrivatePostgres } from "../faults/private-postgres";
 
-/** Settings every node of a private Citus cluster needs (a small shard count: tests create many databases). */
-const NODE_SETTINGS = {
+/**
+ * Settings every node of a private Citus cluster needs (a small shard count: tests create many
+ * databases). Shards move by logical replication (citus_rebalance_start's default): every node
+ * needs wal_level = logical, a replication slot and a WAL sender per move it is the source of,
+ * and worker processes for the subscriptions, the rebalancer's task executors and one
+ * maintenance daemon per Citus database.
+ */
+export const NODE_SETTINGS = {
   shared_preload_libraries: "'citus'",
   max_connections: "200",
   max_prepared_transactions: "100",
   "citus.shard_count": "8",
+  wal_level: "logical",
+  max_replication_slots: "16",
+  max_wal_senders: "16",
+  max_worker_processes: "32",
+  max_logical_replication_workers: "8",
 };
 
 export interface CitusPorts {
@@ -63,6 +74,8 @@ export async function dropCitusDatabase(ports: CitusPorts, name: string): Promis
  * (initdb into a temp dir) with citus preloaded.
  */
 export class CitusCluster {
+  private readonly spare: PrivatePostgres[] = [];
+
   private constructor(
     readonly coordinator: PrivatePostgres,
     readonly workers: PrivatePostgres[],
@@ -85,7 +98,28 @@ export class CitusCluster {
     return createMigratedCitusDatabase(this.ports, name);
   }
 
+  /** Starts one more node with the cluster's settings; it is no part of the cluster until addWorker. */
+  async startNode(): Promise<PrivatePostgres> {
+    const node = await PrivatePostgres.create(NODE_SETTINGS);
+    this.spare.push(node);
+    return node;
+  }
+
+  /**
+   * Joins a node from startNode as a worker of each of these databases (citus_add_node syncs
+   * the metadata and weir's functions to it). It holds no shards until a rebalance moves some.
+   */
+  async addWorker(node: PrivatePostgres, databases: string[]): Promise<void> {
+    this.spare.splice(this.spare.indexOf(node), 1);
+    this.workers.push(node);
+    for (const name of databases) {
+      await exec(node.port, "postgres", `create database "${name}"`);
+      await exec(node.port, name, "create extension if not exists citus");
+      await exec(this.coordinator.port, name, "select citus_add_node('127.0.0.1', $1)", [node.port]);
+    }
+  }
+
   async destroy(): Promise<void> {
-    await Promise.all(this.nodes.map((node) => node.destroy()));
+    await Promise.all([...this.nodes, ...this.spare].map((node) => node.destroy()));
   }
 }

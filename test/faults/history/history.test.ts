@@ -1,13 +1,13 @@
 import { writeFileSync } from "node:fs";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { setGroupTtl } from "@/lib/dedup/window/set-group-ttl";
-import { adminDb, createAdminToken, percentile, registerService } from "../fixtures";
+import { percentile } from "../fixtures";
 import { PrivatePostgres } from "../private-postgres";
-import { WeirNode } from "../weir-node";
+import type { WeirNode } from "../weir-node";
 import { checkHistory } from "./check-history";
 import { HistoryRecorder, type CheckOutput } from "./history";
 import { lastSeenModel, windowModel } from "./models";
 import { runNemesis } from "./nemesis";
+import { prepareHistoryDatabase, startHistoryNodes } from "./setup";
 import { lastSeenKey, runWorkload } from "./workload";
 
 const DURATION_MS = Number(process.env.WEIR_FAULTS_HISTORY_MS ?? 30_000);
@@ -29,36 +29,8 @@ let token: string;
 beforeAll(async () => {
   cluster = await PrivatePostgres.create();
   const url = await cluster.createDatabase(DATABASE);
-  const admin = adminDb(url);
-  try {
-    token = await createAdminToken(admin.db);
-    await registerService(admin.db, SERVICE, { ignoredPaths: ["/meta/sentAt"], historyDepth: 3 });
-    for (const group of GROUPS) {
-      await setGroupTtl(admin.db, {
-        consumerGroup: group.id,
-        ttlSeconds: INITIAL_TTL,
-        graceSeconds: 31_536_000,
-        reason: "history",
-        actor: { id: "faults", role: "admin" },
-      });
-    }
-  } finally {
-    await admin.close();
-  }
-  nodes = ["node-1", "node-2", "node-3"].map(
-    (name) =>
-      new WeirNode(
-        {
-          DATABASE_URL: url,
-          WEIR_PG_POOL_MAX: "6",
-          WEIR_PG_CONNECT_TIMEOUT_MS: "1000",
-          WEIR_PG_STATEMENT_TIMEOUT_MS: "3000",
-          WEIR_DESTRUCTIVE_LIMIT: "1000000",
-        },
-        name,
-      ),
-  );
-  await Promise.all(nodes.map((node) => node.start()));
+  token = await prepareHistoryDatabase(url, { serviceId: SERVICE, groups: GROUPS, initialTtl: INITIAL_TTL });
+  nodes = await startHistoryNodes(url, ["node-1", "node-2", "node-3"], { WEIR_PG_CONNECT_TIMEOUT_MS: "1000", WEIR_PG_STATEMENT_TIMEOUT_MS: "3000" });
 });
 
 afterAll(async () => {

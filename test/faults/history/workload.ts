@@ -17,6 +17,8 @@ export interface WorkloadConfig {
   clients: number;
   durationMs: number;
   recorder: HistoryRecorder;
+  /** Ends the run early (its clients finish the request they are in): durationMs is then a cap. */
+  stop?: AbortSignal;
 }
 
 export interface WorkloadStats {
@@ -24,6 +26,8 @@ export interface WorkloadStats {
   byStatus: Record<string, number>;
   /** Answers that break a rule outside the model: a 503 without Retry-After, a decision in an error, a hash that differs for one payload. */
   anomalies: string[];
+  /** The most requests in a row one client saw end without an answer (5xx, dropped): 1 when a retry always succeeded. */
+  longestFailureRun: number;
 }
 
 export const lastSeenKey = (messageId: string) => `ls:${messageId}`;
@@ -55,12 +59,13 @@ function verdictOf(res: NodeResponse): Verdict {
 
 export async function runWorkload(config: WorkloadConfig): Promise<WorkloadStats> {
   const { recorder } = config;
-  const stats: WorkloadStats = { requests: 0, byStatus: {}, anomalies: [] };
+  const stats: WorkloadStats = { requests: 0, byStatus: {}, anomalies: [], longestFailureRun: 0 };
   const hashes = new Map<number, string>();
   // Reads name a hash; which variant it belongs to is settled once every check has answered.
   const reads: { op: Operation; hash: string; messageId: string }[] = [];
   const headers = bearer(config.token);
   const deadline = Date.now() + config.durationMs;
+  const running = () => Date.now() < deadline && !config.stop?.aborted;
   let nextClient = 0;
 
   function note(res: NodeResponse, what: string): string {
@@ -183,12 +188,15 @@ export async function runWorkload(config: WorkloadConfig): Promise<WorkloadStats
   /** After an unknown outcome the client is replaced by a new one, once its node answers again. */
   async function clientLoop(): Promise<void> {
     let client = nextClient++;
-    while (Date.now() < deadline) {
+    let failures = 0;
+    while (running()) {
       const node = pick(config.nodes);
       const verdict = await oneOperation(client, node);
+      failures = verdict === "unknown" ? failures + 1 : 0;
+      stats.longestFailureRun = Math.max(stats.longestFailureRun, failures);
       if (verdict === "unknown") {
         client = nextClient++;
-        while (Date.now() < deadline && (await node.request("GET", "/api/health", undefined, {}, 2000)).status !== 200) await sleep(100);
+        while (running() && (await node.request("GET", "/api/health", undefined, {}, 2000)).status !== 200) await sleep(100);
       }
     }
   }
