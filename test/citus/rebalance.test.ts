@@ -11,8 +11,9 @@ import { CitusCluster } from "./citus-cluster";
 
 /**
  * Shards that move while weir serves: a coordinator and two workers answer a steady history
- * of checks, claims, resets and TTL changes; a third worker joins and citus_rebalance_start()
- * moves shards to it with its default transfer mode (logical replication, writes go on).
+ * of checks, claims, resets and TTL changes; a third worker joins, gets the reference tables
+ * (docs/citus.md, step 3) and citus_rebalance_start() moves shards to it with its default
+ * transfer mode (logical replication, writes go on).
  * The history must stay linearizable and no request may fail twice in a row.
  */
 const DATABASE = "weir_rebalance";
