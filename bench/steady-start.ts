@@ -44,6 +44,9 @@ async function main(): Promise<void> {
     for (const statement of setupSql()) await db.pool.query(statement);
     await seedLastSeen(db.pool, SERVICE, KEYS);
     const token = await mintToken(db.store.db, { services: [SERVICE] });
+    const { rows } = await db.pool.query<{ on: string; nap: string }>("select current_setting('autovacuum') as on, current_setting('autovacuum_naptime') as nap");
+    // A cluster with autovacuum off (some CI configurations) never vacuums: dead tuples then grow with every non-HOT update.
+    console.log(`  autovacuum ${rows[0]!.on} (naptime ${rows[0]!.nap})`);
     const weir = await serveWeir(db.url, { apiOnly: hasFlag("api-only"), env: envFlags() });
     console.log(`  weir: ${weir.mode}`);
     try {
@@ -62,6 +65,7 @@ async function run(url: string, token: string, pool: Parameters<typeof tableStat
   const mix = new CheckMix(KEYS, 11);
   let ok = 0;
   let bad = 0;
+  const statuses = new Map<number, number>();
   const instance = autocannon({
     url,
     connections: CONNECTIONS,
@@ -73,14 +77,13 @@ async function run(url: string, token: string, pool: Parameters<typeof tableStat
         path: "/api/v1/check",
         headers: { "content-type": "application/json", authorization: `Bearer ${token}` },
         setupRequest: (request) => ({ ...request, body: mix.checkBody(SERVICE) }),
+        onResponse: (status) => {
+          if (status === 200) return void ok++;
+          bad++;
+          statuses.set(status, (statuses.get(status) ?? 0) + 1);
+        },
       },
     ],
-  });
-  const statuses = new Map<number, number>();
-  instance.on("response", (_client: unknown, status: number) => {
-    if (status === 200) return void ok++;
-    bad++;
-    statuses.set(status, (statuses.get(status) ?? 0) + 1);
   });
   const windows: Window[] = [];
   const count = Math.max(1, Math.floor(SECONDS / WINDOW));
@@ -95,7 +98,12 @@ async function run(url: string, token: string, pool: Parameters<typeof tableStat
     ok = 0;
     bad = 0;
     last = now;
-    sampling = sampling.then(async () => void windows.push({ ...w, state: await tableState(pool) }));
+    sampling = sampling.then(async () => {
+      const state = await tableState(pool);
+      windows.push({ ...w, state });
+      // A line as each window ends, so a long run shows its course while it runs.
+      console.log(`  ${(w.index + 1) * WINDOW} s: ${fmt(w.rps)} checks/s, ${fmt(state.updates)} updates (${fmt(state.hotUpdates)} HOT), ${fmt(state.dead)} dead`);
+    });
     // Whole windows only: the load stops at the end of the last one.
     if (ticks >= count) done();
   }, WINDOW * 1000);
@@ -140,7 +148,7 @@ function print(windows: Window[]): void {
     "steady from the start",
     [
       { metric: "median checks/s", ours: med, target: "(reference)" },
-      { metric: "lowest window / median", ours: min, target: ">= 0.8x", met: min >= 0.8 },
+      { metric: "lowest window / median", ours: `${min.toFixed(2)}x`, target: ">= 0.8x", met: min >= 0.8 },
       { metric: "HOT share of updates", ours: `${(100 * hotShare).toFixed(1)} %`, target: "reported" },
       { metric: "most dead tuples seen", ours: maxDead, baseline: KEYS, baselineName: "keys", ratio: maxDead / KEYS, target: "bounded" },
     ],
