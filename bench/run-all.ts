@@ -21,6 +21,7 @@ const SCENARIOS = [
   "client-coalescing",
   "structural-hash",
   "wal-per-duplicate",
+  "steady-start",
   "journal",
   "console-scale",
   "bulk-reset",
