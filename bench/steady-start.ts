@@ -33,6 +33,9 @@ interface Window {
   rps: number;
   /** Checks per CPU-second of the server and the database's backends. */
   perCpu: number;
+  /** CPU microseconds per check: the server's and the database's (autovacuum's included). */
+  serverUs: number;
+  databaseUs: number;
   non2xx: number;
   state: TableState;
 }
@@ -105,7 +108,8 @@ async function run(url: string, token: string, pool: Parameters<typeof tableStat
       const used = await cpu.next();
       const state = await tableState(pool);
       const perCpu = w.checks / Math.max(0.01, used.server + used.database);
-      windows.push({ index: w.index, rps: w.rps, perCpu, non2xx: w.non2xx, state });
+      const us = (seconds: number) => (1e6 * seconds) / Math.max(1, w.checks);
+      windows.push({ index: w.index, rps: w.rps, perCpu, serverUs: us(used.server), databaseUs: us(used.database), non2xx: w.non2xx, state });
       // A line as each window ends, so a long run shows its course while it runs.
       console.log(
         `  ${(w.index + 1) * WINDOW} s: ${fmt(w.rps)} checks/s, ${fmt(perCpu)} per CPU-s, ${fmt(state.updates)} updates (${fmt(state.hotUpdates)} HOT), ${fmt(state.dead)} dead`,
@@ -134,13 +138,15 @@ function print(windows: Window[]): void {
   const medCpu = median(windows.map((w) => w.perCpu));
   console.log(`\nper ${WINDOW} s window (last_seen from pg_stat_user_tables at the window's end):`);
   printTable(
-    ["window", "checks/s", "x median", "per CPU-s", "x median", "non-2xx", "updates", "HOT", "dead", "live", "autovacuums", "size"],
+    ["window", "checks/s", "x median", "per CPU-s", "x median", "server us", "db us", "non-2xx", "updates", "HOT", "dead", "live", "autovacuums", "size"],
     windows.map((w) => [
       `${w.index * WINDOW}-${(w.index + 1) * WINDOW} s`,
       fmt(w.rps),
       (w.rps / med).toFixed(2),
       fmt(w.perCpu),
       (w.perCpu / medCpu).toFixed(2),
+      fmt(w.serverUs, 0),
+      fmt(w.databaseUs, 0),
       String(w.non2xx),
       fmt(w.state.updates),
       `${((100 * w.state.hotUpdates) / Math.max(1, w.state.updates)).toFixed(1)} %`,
