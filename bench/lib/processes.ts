@@ -94,7 +94,7 @@ export async function serve(
   };
 }
 
-export const hasNextBuild = () => existsSync(path.join(ROOT, ".next", "BUILD_ID"));
+export const hasNextBuild = (root = ROOT) => existsSync(path.join(root, ".next", "BUILD_ID"));
 
 /**
  * weir's real server as `npm start` runs it: server.ts bundled to dist/server.mjs
@@ -102,9 +102,14 @@ export const hasNextBuild = () => existsSync(path.join(ROOT, ".next", "BUILD_ID"
  * it serves the console too (one process, both doors); without one, or with
  * --api-only, it runs with WEIR_API_ONLY=1 and serves the machine API alone.
  */
-export async function serveWeir(databaseUrl: string, options: { apiOnly?: boolean; env?: Record<string, string>; nodeArgs?: string[] } = {}): Promise<Served & { mode: string }> {
-  const apiOnly = options.apiOnly || !hasNextBuild();
-  const bundled = spawnSync(process.execPath, ["scripts/build-server.mjs"], { cwd: ROOT, encoding: "utf8" });
+export async function serveWeir(
+  databaseUrl: string,
+  options: { apiOnly?: boolean; env?: Record<string, string>; nodeArgs?: string[]; root?: string; label?: string } = {},
+): Promise<Served & { mode: string }> {
+  // `root`: another checkout of weir (with its node_modules), e.g. the commit before a change, served the same way.
+  const root = options.root ?? ROOT;
+  const apiOnly = options.apiOnly || !hasNextBuild(root);
+  const bundled = spawnSync(process.execPath, ["scripts/build-server.mjs"], { cwd: root, encoding: "utf8" });
   if (bundled.status !== 0) throw new Error(`bundling server.ts failed:\n${bundled.stderr}`);
   const served = await serve(
     "dist/server.mjs",
@@ -116,7 +121,7 @@ export async function serveWeir(databaseUrl: string, options: { apiOnly?: boolea
     },
     // The heap cap `npm start` runs with (package.json): V8 then collects before garbage piles up to
     // a limit sized for this machine's 24 GiB, which is what kept peak RSS over 300 MB without it.
-    { label: "weir server", nodeArgs: ["--max-old-space-size=512", ...(options.nodeArgs ?? [])] },
+    { label: options.label ?? "weir server", cwd: root, nodeArgs: ["--max-old-space-size=512", ...(options.nodeArgs ?? [])] },
   );
   return { ...served, mode: apiOnly ? "API only (WEIR_API_ONLY=1)" : "console + API" };
 }

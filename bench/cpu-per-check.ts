@@ -1,0 +1,113 @@
+/**
+ * The server's own CPU per single check (POST /api/v1/check, 50 % duplicates, 64 connections):
+ * weir against the bare node:http+pg server (bench/baselines/bare-check-server.ts) in alternating
+ * rounds of the same run, and optionally against another checkout of weir (`--base DIR`, e.g. a
+ * worktree of the commit before a change, with its node_modules), so a change is measured as a
+ * ratio on a shared box. CPU per check is the server process's user + system time over the
+ * checks it answered (/proc/<pid>/stat), as in check-single.ts.
+ *
+ * `--profile` runs weir under `node --cpu-prof` and prints where its CPU went inside the load
+ * windows: self time by group (weir module, node internals, pg, ...) and the top functions, in
+ * µs per check (docs/performance-cpu.md). The profiler costs CPU itself: read its µs as shares;
+ * take the CPU figures from a run without it.
+ *
+ * Run: npx tsx bench/cpu-per-check.ts [--keys N] [--seconds N] [--rounds N] [--base DIR] [--profile] [--top N]
+ */
+import { mkdirSync } from "node:fs";
+import path from "node:path";
+import { hasFlag, numberFlag, runMain, sleep } from "./lib/cli";
+import { assertDecisions, prepareCheckDatabase, SERVICE, settle } from "./lib/check-setup";
+import { formatSummary, monotonicUs, newestProfile, summarizeProfile, type Window } from "./lib/cpu-profile";
+import type { BenchDatabase } from "./lib/db";
+import { driveCheckMixFresh } from "./lib/load-fresh";
+import { cpuSplit, ROOT, serve, serveWeir, type Served } from "./lib/processes";
+import { machineLine, median } from "./lib/report";
+
+const KEYS = numberFlag("keys", 100_000);
+const SECONDS = numberFlag("seconds", 10);
+const ROUNDS = numberFlag("rounds", 3);
+const TOP = numberFlag("top", 25);
+const CONNECTIONS = 64;
+const PROFILE_DIR = path.join(ROOT, ".bench-profiles");
+
+function baseDir(): string | undefined {
+  const at = process.argv.indexOf("--base");
+  return at < 0 ? undefined : path.resolve(process.argv[at + 1] ?? "");
+}
+
+interface Contender {
+  name: string;
+  served: Served;
+  token: boolean;
+  serverUs: number[];
+  rps: number[];
+  windows: Window[];
+  checks: number;
+}
+
+/** Transactions the database has run so far: how many statements the checks took (weir coalesces them). */
+async function transactions(db: BenchDatabase): Promise<number> {
+  const { rows } = await db.pool.query<{ n: string }>("select xact_commit + xact_rollback as n from pg_stat_database where datname = $1", [db.name]);
+  return Number(rows[0]?.n ?? 0);
+}
+
+async function main(): Promise<void> {
+  const profile = hasFlag("profile");
+  const base = baseDir();
+  console.log(`cpu-per-check: ${machineLine()}; ${KEYS.toLocaleString("en-US")} keys, ${ROUNDS} round(s) x ${SECONDS} s${profile ? ", weir under --cpu-prof" : ""}`);
+  const { db, token } = await prepareCheckDatabase("cpu_per_check", KEYS);
+  mkdirSync(PROFILE_DIR, { recursive: true });
+  const startedAt = Date.now();
+  const contenders: Contender[] = [];
+  const add = (name: string, served: Served, withToken: boolean) =>
+    contenders.push({ name, served, token: withToken, serverUs: [], rps: [], windows: [], checks: 0 });
+  try {
+    const nodeArgs = profile ? ["--cpu-prof", `--cpu-prof-dir=${PROFILE_DIR}`] : [];
+    add("weir", await serveWeir(db.url, { apiOnly: true, nodeArgs }), true);
+    if (base) add(`weir at ${path.basename(base)}`, await serveWeir(db.url, { apiOnly: true, root: base, label: "base weir server" }), true);
+    add("bare node:http+pg", await serve("bench/baselines/bare-check-server.ts", { DATABASE_URL: db.url }, { label: "bare server" }), false);
+    let seed = 21;
+    const load = (c: Contender, seconds: number) =>
+      driveCheckMixFresh({ url: c.served.url, token: c.token ? token : undefined, serviceId: SERVICE, keys: KEYS, seed: seed++, connections: CONNECTIONS, seconds });
+    for (const c of contenders) {
+      await assertDecisions(c.served.url, c.token ? token : undefined, KEYS);
+      await load(c, 3); // warm-up: JIT, prepared statements, pools, caches
+    }
+    for (let round = 1; round <= ROUNDS; round++) {
+      for (const c of contenders) {
+        await settle(db);
+        await sleep(1100);
+        const xacts0 = await transactions(db);
+        const fromUs = monotonicUs();
+        const run = await cpuSplit(c.served.pid, db, () => load(c, SECONDS), (r) => r.requests);
+        c.windows.push({ fromUs, toUs: monotonicUs() });
+        // A backend reports its counts to pg_stat_database at most once a second.
+        await sleep(1100);
+        const perCheck = ((await transactions(db)) - xacts0) / run.result.requests;
+        c.checks += run.result.requests;
+        c.serverUs.push(run.serverUs);
+        c.rps.push(run.result.rps);
+        const bad = run.result.non2xx + run.result.errors;
+        console.log(`  round ${round} ${c.name}: ${Math.round(run.result.rps)} checks/s, server CPU ${run.serverUs.toFixed(1)} µs/check, postgres ${run.postgresUs.toFixed(1)} µs, ${perCheck.toFixed(2)} transactions/check${bad ? `, ${bad} non-2xx/errors` : ""}`);
+        await sleep(300);
+      }
+    }
+  } finally {
+    for (const c of contenders) await c.served.stop();
+    await db.drop();
+  }
+  const bare = contenders.at(-1)!;
+  console.log("\nserver CPU per check (median of rounds), and its ratio to the bare server's in the same run:");
+  for (const c of contenders) {
+    const us = median(c.serverUs);
+    console.log(`  ${c.name.padEnd(22)} ${us.toFixed(1).padStart(6)} µs/check  ${(us / median(bare.serverUs)).toFixed(2)}x bare  (${Math.round(median(c.rps))} checks/s)`);
+  }
+  if (base) console.log(`  weir / weir at ${path.basename(base)}: ${(median(contenders[0]!.serverUs) / median(contenders[1]!.serverUs)).toFixed(2)}x`);
+  if (!profile) return;
+  const file = newestProfile(PROFILE_DIR, startedAt);
+  if (!file) return void console.log("no CPU profile was written");
+  console.log(`\nprofile ${path.relative(ROOT, file)} (weir, load windows only; the profiler's own cost included):`);
+  console.log(formatSummary(summarizeProfile(file, path.join(ROOT, "dist/server.mjs"), contenders[0]!.windows), contenders[0]!.checks, TOP));
+}
+
+runMain(main);
