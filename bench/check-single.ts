@@ -10,13 +10,15 @@
  *  (d) light load: one client, sequential checks, weir against the bare server.
  * Run: npx tsx bench/check-single.ts [--quick] [--seconds N] [--api-only]. Never fails on timing.
  */
+import path from "node:path";
 import { envFlags, hasFlag, numberFlag, onlyFlag, quick, runMain, sleep } from "./lib/cli";
 import { assertDecisions, CHEAP_SERVICE, prepareCheckDatabase, SERVICE, settle } from "./lib/check-setup";
 import { describeLoad, type LoadResult } from "./lib/load";
 import { driveCheckMixFresh } from "./lib/load-fresh";
 import { sequentialLatency } from "./lib/sequential";
 import { checkMixScripts, pgbench, type PgbenchResult } from "./lib/pgbench";
-import { cpuSplit, serve, serveWeir } from "./lib/processes";
+import { cpuSplit, ROOT, serve, serveWeir } from "./lib/processes";
+import { monotonicUs, printProfileSummary, type Window } from "./lib/cpu-profile";
 import { machineLine, median, ratio, report } from "./lib/report";
 import { CheckMix } from "./lib/workload";
 
@@ -32,8 +34,12 @@ const only = onlyFlag();
 async function main(): Promise<void> {
   console.log(`check-single: ${machineLine()}; ${KEYS.toLocaleString("en-US")} keys, ${ROUNDS} round(s) x ${SECONDS} s per contender`);
   const { db, token } = await prepareCheckDatabase("check_single", KEYS, { cheapBaseline: only("pgbenchcheap") });
-  // --profile writes a V8 CPU profile of the weir process to .bench-profiles/ when it stops.
-  const nodeArgs = hasFlag("profile") ? ["--cpu-prof", "--cpu-prof-dir=.bench-profiles"] : [];
+  // --profile writes a V8 CPU profile of the weir process to .bench-profiles/ when it stops, and prints its summary.
+  const profiling = hasFlag("profile");
+  const profileStartedAt = Date.now();
+  const nodeArgs = profiling ? ["--cpu-prof", "--cpu-prof-dir=.bench-profiles"] : [];
+  const loadWindows: Window[] = [];
+  let profiledChecks = 0;
   const weir = await serveWeir(db.url, { apiOnly: hasFlag("api-only"), nodeArgs, env: envFlags() });
   const bare = await serve("bench/baselines/bare-check-server.ts", { DATABASE_URL: db.url }, { label: "bare server" });
   try {
@@ -83,7 +89,10 @@ async function main(): Promise<void> {
       }
       await settle(db);
       const sampler = setInterval(() => (peakRss = Math.max(peakRss, weir.rssBytes())), 250);
+      const fromUs = monotonicUs();
       const w = await cpuSplit(weir.pid, db, () => load(weir.url, true, SECONDS), (r) => r.requests);
+      loadWindows.push({ fromUs, toUs: monotonicUs() });
+      profiledChecks += w.result.requests;
       clearInterval(sampler);
       runs.weir.push(w.result);
       cpu.weir.push(w.serverUs);
@@ -143,6 +152,7 @@ async function main(): Promise<void> {
     await bare.stop();
     await db.drop();
   }
+  if (profiling) printProfileSummary(path.join(ROOT, ".bench-profiles"), profileStartedAt, loadWindows, profiledChecks);
 }
 
 runMain(main);

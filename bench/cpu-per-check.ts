@@ -11,14 +11,21 @@
  * µs per check (docs/performance-cpu.md). The profiler costs CPU itself: read its µs as shares;
  * take the CPU figures from a run without it.
  *
- * Run: npx tsx bench/cpu-per-check.ts [--keys N] [--seconds N] [--rounds N] [--base DIR] [--profile] [--top N]
+ * `--rate N` drives an open loop at N checks/s (20 services, bench/lib/open-loop.ts) instead of 64
+ * closed connections: every contender then gets the same arrivals, so the coalescer's batches
+ * (and the statements per check) do not move with how fast each one answers, and neighbours'
+ * bursts on a shared box move the figures less.
+ *
+ * Run: npx tsx bench/cpu-per-check.ts [--keys N] [--seconds N] [--rounds N] [--rate N] [--base DIR] [--env K=V] [--profile] [--top N]
  */
 import { mkdirSync } from "node:fs";
 import path from "node:path";
-import { hasFlag, numberFlag, runMain, sleep } from "./lib/cli";
+import { envFlags, hasFlag, numberFlag, runMain, sleep } from "./lib/cli";
 import { assertDecisions, prepareCheckDatabase, SERVICE, settle } from "./lib/check-setup";
-import { formatSummary, monotonicUs, newestProfile, summarizeProfile, type Window } from "./lib/cpu-profile";
-import type { BenchDatabase } from "./lib/db";
+import { monotonicUs, printProfileSummary, type Window } from "./lib/cpu-profile";
+import { createBenchDatabase, type BenchDatabase } from "./lib/db";
+import { driveFresh } from "./lib/open-loop-drive";
+import { prepareOpenLoopStore } from "./lib/open-loop-workload";
 import { driveCheckMixFresh } from "./lib/load-fresh";
 import { cpuSplit, ROOT, serve, serveWeir, type Served } from "./lib/processes";
 import { machineLine, median } from "./lib/report";
@@ -28,6 +35,8 @@ const SECONDS = numberFlag("seconds", 10);
 const ROUNDS = numberFlag("rounds", 3);
 const TOP = numberFlag("top", 25);
 const CONNECTIONS = 64;
+const RATE = hasFlag("rate") ? numberFlag("rate", 1000) : undefined;
+const RATE_SERVICES = 20;
 const PROFILE_DIR = path.join(ROOT, ".bench-profiles");
 
 function baseDir(): string | undefined {
@@ -43,6 +52,8 @@ interface Contender {
   rps: number[];
   windows: Window[];
   checks: number;
+  /** Server CPU over every measured round (µs per check times checks, summed), for the profile's scale. */
+  cpuSeconds: number;
 }
 
 /** Transactions the database has run so far: how many statements the checks took (weir coalesces them). */
@@ -51,26 +62,48 @@ async function transactions(db: BenchDatabase): Promise<number> {
   return Number(rows[0]?.n ?? 0);
 }
 
+/** The open-loop benches' store: RATE_SERVICES services sharing KEYS seeded keys, and a token for them. */
+async function prepareRateDatabase(): Promise<{ db: BenchDatabase; token: string }> {
+  const db = await createBenchDatabase("cpu_per_check");
+  try {
+    const { token } = await prepareOpenLoopStore(db, RATE_SERVICES, KEYS / RATE_SERVICES);
+    return { db, token };
+  } catch (err) {
+    await db.drop();
+    throw err;
+  }
+}
+
 async function main(): Promise<void> {
   const profile = hasFlag("profile");
   const base = baseDir();
-  console.log(`cpu-per-check: ${machineLine()}; ${KEYS.toLocaleString("en-US")} keys, ${ROUNDS} round(s) x ${SECONDS} s${profile ? ", weir under --cpu-prof" : ""}`);
-  const { db, token } = await prepareCheckDatabase("cpu_per_check", KEYS);
+  console.log(`cpu-per-check: ${machineLine()}; ${KEYS.toLocaleString("en-US")} keys, ${ROUNDS} round(s) x ${SECONDS} s, ${RATE ? `open loop at ${RATE} checks/s` : `${CONNECTIONS} connections`}${profile ? ", weir under --cpu-prof" : ""}`);
+  const { db, token } = RATE ? await prepareRateDatabase() : await prepareCheckDatabase("cpu_per_check", KEYS);
   mkdirSync(PROFILE_DIR, { recursive: true });
   const startedAt = Date.now();
   const contenders: Contender[] = [];
   const add = (name: string, served: Served, withToken: boolean) =>
-    contenders.push({ name, served, token: withToken, serverUs: [], rps: [], windows: [], checks: 0 });
+    contenders.push({ name, served, token: withToken, serverUs: [], rps: [], windows: [], checks: 0, cpuSeconds: 0 });
   try {
     const nodeArgs = profile ? ["--cpu-prof", `--cpu-prof-dir=${PROFILE_DIR}`] : [];
-    add("weir", await serveWeir(db.url, { apiOnly: true, nodeArgs }), true);
-    if (base) add(`weir at ${path.basename(base)}`, await serveWeir(db.url, { apiOnly: true, root: base, label: "base weir server" }), true);
+    // --env K=V (repeatable) goes to both weirs, e.g. WEIR_COALESCE_MAX_IN_FLIGHT=1 to hold the batching alike.
+    const env = envFlags();
+    add("weir", await serveWeir(db.url, { apiOnly: true, nodeArgs, env }), true);
+    if (base) add(`weir at ${path.basename(base)}`, await serveWeir(db.url, { apiOnly: true, root: base, label: "base weir server", env }), true);
     add("bare node:http+pg", await serve("bench/baselines/bare-check-server.ts", { DATABASE_URL: db.url }, { label: "bare server" }), false);
     let seed = 21;
-    const load = (c: Contender, seconds: number) =>
-      driveCheckMixFresh({ url: c.served.url, token: c.token ? token : undefined, serviceId: SERVICE, keys: KEYS, seed: seed++, connections: CONNECTIONS, seconds });
+    const load = async (c: Contender, seconds: number): Promise<{ requests: number; rps: number; bad: number }> => {
+      const withToken = c.token ? token : undefined;
+      if (RATE) {
+        const spec = { url: c.served.url, path: "/api/v1/check", token: withToken, rate: RATE, seconds, warmupSeconds: 0, maxSockets: CONNECTIONS, seed: seed++ };
+        const r = await driveFresh({ spec, workload: { services: RATE_SERVICES, keysPerService: KEYS / RATE_SERVICES } });
+        return { requests: r.sent, rps: r.achieved, bad: r.errors + r.sent - (r.statuses["200"] ?? 0) };
+      }
+      const r = await driveCheckMixFresh({ url: c.served.url, token: withToken, serviceId: SERVICE, keys: KEYS, seed: seed++, connections: CONNECTIONS, seconds });
+      return { requests: r.requests, rps: r.rps, bad: r.non2xx + r.errors };
+    };
     for (const c of contenders) {
-      await assertDecisions(c.served.url, c.token ? token : undefined, KEYS);
+      if (!RATE) await assertDecisions(c.served.url, c.token ? token : undefined, KEYS);
       await load(c, 3); // warm-up: JIT, prepared statements, pools, caches
     }
     for (let round = 1; round <= ROUNDS; round++) {
@@ -85,9 +118,10 @@ async function main(): Promise<void> {
         await sleep(1100);
         const perCheck = ((await transactions(db)) - xacts0) / run.result.requests;
         c.checks += run.result.requests;
+        c.cpuSeconds += (run.serverUs * run.result.requests) / 1e6;
         c.serverUs.push(run.serverUs);
         c.rps.push(run.result.rps);
-        const bad = run.result.non2xx + run.result.errors;
+        const bad = run.result.bad;
         console.log(`  round ${round} ${c.name}: ${Math.round(run.result.rps)} checks/s, server CPU ${run.serverUs.toFixed(1)} µs/check, postgres ${run.postgresUs.toFixed(1)} µs, ${perCheck.toFixed(2)} transactions/check${bad ? `, ${bad} non-2xx/errors` : ""}`);
         await sleep(300);
       }
@@ -103,11 +137,7 @@ async function main(): Promise<void> {
     console.log(`  ${c.name.padEnd(22)} ${us.toFixed(1).padStart(6)} µs/check  ${(us / median(bare.serverUs)).toFixed(2)}x bare  (${Math.round(median(c.rps))} checks/s)`);
   }
   if (base) console.log(`  weir / weir at ${path.basename(base)}: ${(median(contenders[0]!.serverUs) / median(contenders[1]!.serverUs)).toFixed(2)}x`);
-  if (!profile) return;
-  const file = newestProfile(PROFILE_DIR, startedAt);
-  if (!file) return void console.log("no CPU profile was written");
-  console.log(`\nprofile ${path.relative(ROOT, file)} (weir, load windows only; the profiler's own cost included):`);
-  console.log(formatSummary(summarizeProfile(file, path.join(ROOT, "dist/server.mjs"), contenders[0]!.windows), contenders[0]!.checks, TOP));
+  if (profile) printProfileSummary(PROFILE_DIR, startedAt, contenders[0]!.windows, contenders[0]!.checks, TOP, contenders[0]!.cpuSeconds / contenders[0]!.checks * 1e6);
 }
 
 runMain(main);

@@ -68,8 +68,9 @@ function bundleModules(bundle: string): (line: number) => string {
 function classify(frame: CallFrame, moduleAt: (line: number) => string): { module: string; group: string } {
   const { url, functionName } = frame;
   if (!url) {
-    // (garbage collector), (program): V8's own; anything else without a url is a builtin.
-    const vm = functionName.startsWith("(") ? functionName : "V8 builtins";
+    // (garbage collector), (program): V8's own; anything else without a url is native code:
+    // a V8 builtin (JSON.parse, microtasks) or one of node's C++ bindings (a socket's writev, hashing).
+    const vm = functionName.startsWith("(") ? functionName : "native";
     return { module: vm, group: functionName === "(garbage collector)" ? "GC" : "V8 / native" };
   }
   if (url.startsWith("node:")) return { module: url, group: "node internals" };
@@ -123,13 +124,34 @@ export function summarizeProfile(file: string, bundle: string, windows: Window[]
   return { busyUs, groups: sorted([...groups].map(([name, us]) => ({ name, us }))), functions: sorted(functions.values()) };
 }
 
-/** The summary as text: shares of the sampled CPU, and µs per check when the check count is known. */
-export function formatSummary(summary: ProfileSummary, checks: number, top = 25): string {
-  const perCheck = (us: number) => (checks > 0 ? `${(us / checks).toFixed(1).padStart(6)} µs/check` : "");
+/**
+ * The summary as text: shares of the sampled time, and µs per check. V8 samples on a wall-clock
+ * interval, so a sample also counts time the process was preempted (a write that wakes the
+ * reader, PostgreSQL or the load generator, on a shared core): with `measuredUs`, the server's
+ * CPU per check from /proc over the same windows, each share is read as that much of it instead.
+ */
+export function formatSummary(summary: ProfileSummary, checks: number, top = 25, measuredUs?: number): string {
+  const perCheck = (us: number) => {
+    if (checks <= 0) return "";
+    const value = measuredUs === undefined ? us / checks : (us / summary.busyUs) * measuredUs;
+    return `${value.toFixed(1).padStart(6)} µs/check`;
+  };
   const share = (us: number) => `${((100 * us) / summary.busyUs).toFixed(1).padStart(5)} %`;
-  const lines = [`sampled CPU in the load windows: ${(summary.busyUs / 1e6).toFixed(2)} s over ${checks} checks = ${perCheck(summary.busyUs).trim()}`, "by group (self time):"];
+  const lines = [
+    `sampled in the load windows: ${(summary.busyUs / 1e6).toFixed(2)} s over ${checks} checks = ${(summary.busyUs / Math.max(1, checks)).toFixed(1)} µs/check` +
+      (measuredUs === undefined ? "" : `; measured server CPU ${measuredUs.toFixed(1)} µs/check, shared out below by the samples`),
+    "by group (self time):",
+  ];
   for (const g of summary.groups.slice(0, 20)) lines.push(`  ${share(g.us)} ${perCheck(g.us)}  ${g.name}`);
   lines.push(`top ${top} functions (self time):`);
   for (const f of summary.functions.slice(0, top)) lines.push(`  ${share(f.us)} ${perCheck(f.us)}  ${f.name}  (${f.module})`);
   return lines.join("\n");
+}
+
+/** Prints the summary of the newest profile in `dir` written since `sinceMs`, over the weir load windows. */
+export function printProfileSummary(dir: string, sinceMs: number, windows: Window[], checks: number, top = 25, measuredUs?: number): void {
+  const file = newestProfile(dir, sinceMs);
+  if (!file) return void console.log("no CPU profile was written");
+  console.log(`\nprofile ${path.basename(file)} (weir, load windows only; the profiler's own cost included):`);
+  console.log(formatSummary(summarizeProfile(file, path.join(path.dirname(dir), "dist/server.mjs"), windows), checks, top, measuredUs));
 }
