@@ -1,6 +1,6 @@
 import { JOURNAL_APPEND_FUNCTION } from "./queries/journal-append-sql";
 import { STATS_FLUSH_FUNCTION } from "./queries/stats-flush-sql";
-import { runRaw } from "./raw";
+import { runRaw, type RawStatement } from "./raw";
 import type { DbOrTx } from "./types";
 
 interface Queryable {
@@ -174,4 +174,27 @@ const SHARD_PEER_SQL = `select v from (select 'shard-' || generate_series(0, 100
 export async function shardPeer(db: DbOrTx, table: string, value: string): Promise<string> {
   const [row] = await runRaw<{ v: string }>(db, { name: "weir_shard_peer_v1", text: SHARD_PEER_SQL, values: [table, value] });
   return row!.v;
+}
+
+/** A bounded batch on Citus: rows picked by one read over every shard, then removed shard by shard. */
+export interface ShardedDelete<Row> {
+  /** At most a batch of rows, each with its distribution value. */
+  pick: RawStatement;
+  /** The distributed table the rows are in. */
+  table: string;
+  valueOf: (row: Row) => string;
+  /** Removes one shard's rows, re-checking on each row what made it picked; returns a row per row removed. */
+  deleteOf: (part: Row[]) => RawStatement;
+}
+
+/**
+ * Runs one batch: the pick, then one delete per shard of the picked rows, each its own transaction
+ * on one worker (no two-phase commit). Returns how many rows went.
+ */
+export async function deleteByShard<Row>(db: DbOrTx, batch: ShardedDelete<Row>): Promise<number> {
+  const picked = await runRaw<Row>(db, batch.pick);
+  if (picked.length === 0) return 0;
+  let removed = 0;
+  for (const part of await groupByShard(db, batch.table, picked, batch.valueOf)) removed += (await runRaw(db, batch.deleteOf(part))).length;
+  return removed;
 }

@@ -22,7 +22,7 @@ export async function cutoffOf(db: DbOrTx, seconds: number): Promise<Date> {
 
 /**
  * Up to $3 payload versions of a service recorded before the cutoff, oldest first, the age re-checked
- * on each row removed. The cutoff is a parameter, so the statement runs the same on Citus.
+ * on each row removed (on Citus, db/queries/retention-citus.ts deletes the batch shard by shard).
  */
 export function deleteOldPayloadsStatement(serviceId: string, cutoff: Date, limit: number): RawStatement {
   return {

@@ -1,3 +1,5 @@
+import { deleteByShard, isCitus } from "@/db/citus";
+import { oldPayloadsBatch, oldResponsesBatch } from "@/db/queries/retention-citus";
 import { cutoffOf, deleteOldPayloadsStatement, deleteOldResponsesStatement, retentionLimits } from "@/db/queries/retention";
 import { runRaw } from "@/db/raw";
 import type { DbOrTx } from "@/db/types";
@@ -33,6 +35,7 @@ export async function runRetention(db: DbOrTx, options: RetentionOptions = {}): 
   const maxBatches = options.maxBatches ?? Number.POSITIVE_INFINITY;
   const result = { payloadVersionsRemoved: 0, responsesRemoved: 0, batches: 0, complete: true };
   try {
+    const citus = await isCitus(db);
     subjects: for (const limit of await retentionLimits(db)) {
       const cutoff = await cutoffOf(db, limit.seconds);
       for (;;) {
@@ -41,8 +44,7 @@ export async function runRetention(db: DbOrTx, options: RetentionOptions = {}): 
           break subjects;
         }
         result.batches++;
-        const statement = limit.kind === "service" ? deleteOldPayloadsStatement(limit.id, cutoff, batchSize) : deleteOldResponsesStatement(limit.id, cutoff, batchSize);
-        const removed = (await runRaw(db, statement)).length;
+        const removed = citus ? await deleteBatchByShard(db, limit, cutoff, batchSize) : (await runRaw(db, deleteStatement(limit, cutoff, batchSize))).length;
         if (limit.kind === "service") result.payloadVersionsRemoved += removed;
         else result.responsesRemoved += removed;
         if (removed < batchSize) break;
@@ -53,3 +55,12 @@ export async function runRetention(db: DbOrTx, options: RetentionOptions = {}): 
   }
   return { ...result, durationMs: Math.round(performance.now() - started) };
 }
+
+type Limit = Awaited<ReturnType<typeof retentionLimits>>[number];
+
+const deleteStatement = (limit: Limit, cutoff: Date, batchSize: number) =>
+  limit.kind === "service" ? deleteOldPayloadsStatement(limit.id, cutoff, batchSize) : deleteOldResponsesStatement(limit.id, cutoff, batchSize);
+
+/** On Citus a batch is deleted shard by shard, each part committed on its worker (no two-phase commit). */
+const deleteBatchByShard = (db: DbOrTx, limit: Limit, cutoff: Date, batchSize: number) =>
+  limit.kind === "service" ? deleteByShard(db, oldPayloadsBatch(limit.id, cutoff, batchSize)) : deleteByShard(db, oldResponsesBatch(limit.id, cutoff, batchSize));

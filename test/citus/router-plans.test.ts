@@ -12,12 +12,17 @@ import { release } from "@/lib/dedup/idempotency/release";
 import { check, checkMany } from "@/lib/dedup/last-seen/check";
 import { revertCheck, revertStatements } from "@/lib/dedup/last-seen/revert";
 import { claim, claimMany } from "@/lib/dedup/window/claim";
+import { runCleanup } from "@/lib/dedup/window/cleanup";
 import { releaseClaim } from "@/lib/dedup/window/release";
+import { setGroupTtl } from "@/lib/dedup/window/set-group-ttl";
+import { seedRecords } from "@/lib/dedup/window/test-helpers";
+import { runRetention } from "@/lib/erase/retention";
+import { setRetention } from "@/lib/erase/set-retention";
 import { eraseKeys } from "@/lib/erase/erase-keys";
 import { nowMicros } from "@/lib/journal/clock";
 import { saveService } from "@/lib/services/save-service";
 import { StatsRecorder } from "@/lib/stats/recorder";
-import { createService } from "@/test/factories";
+import { createService, uniqueId } from "@/test/factories";
 import { createTestDatabase, type TestDatabase } from "./citus-test-db";
 import { isRouterPlan, planOf, recordingDb, type SentStatement } from "./recording-db";
 import { twoPhaseCommitsOf } from "./remote-commands";
@@ -252,5 +257,36 @@ describe("nothing that runs per decision or every few seconds commits with two-p
     const token = { id: "token:tok_tp", role: "service" as const, via: "token" as const };
     const { version } = await check(store.db, { serviceId, messageId: "tp-revert", payload: 1 });
     await noTwoPhase((db) => revertCheck({ db, actor: token, input: { serviceId, messageId: "tp-revert", version } }));
+  });
+
+  it("window cleanup (every minute): each batch of a group's expired records and of expired keys deleted shard by shard", async () => {
+    const group = uniqueId("g-tp-clean");
+    await setGroupTtl(store.db, { consumerGroup: group, ttlSeconds: 60, graceSeconds: 0, reason: "test", actor: SYSTEM_ACTOR });
+    await seedRecords(store.db, group, 25, 120, "old");
+    await seedRecords(store.db, group, 3, 10, "live");
+    const scope = uniqueId("s-tp-clean");
+    for (const key of ["k-1", "k-2", "k-3", "k-4"]) await begin(store.db, { scope, key, requestHash: "ab".repeat(32) });
+    await store.pool!.query("update idempotency_keys set expires_at = '2000-01-01', locked_until = '1999-12-31' where scope = $1 and key <> 'k-4'", [scope]);
+    await noTwoPhase(async (db) => expect(await runCleanup(db, { batchSize: 10, duty: 1 })).toMatchObject({ windowRecordsRemoved: 25, idempotencyKeysRemoved: 3 }));
+    const { rows } = await store.pool!.query("select message_id from window_records where consumer_group = $1 order by 1", [group]);
+    expect(rows.map((row: { message_id: string }) => row.message_id)).toEqual(["live-1", "live-2", "live-3"]);
+  });
+
+  it("retention (every minute): each batch of old payload versions and stored responses deleted shard by shard", async () => {
+    const serviceId = await createService(store.db, { historyDepth: 5 });
+    for (let key = 0; key < 12; key++) for (const v of [1, 2]) await check(store.db, { serviceId, messageId: `tp-ret-${key}`, payload: { v } });
+    await store.pool!.query("update payload_versions set recorded_at = '2000-01-01' where service_id = $1 and version = 1", [serviceId]);
+    const scope = uniqueId("s-tp-ret");
+    const requestHash = "ba".repeat(32);
+    for (const key of ["old-1", "old-2", "old-3", "new"]) {
+      await begin(store.db, { scope, key, requestHash });
+      await complete(store.db, { scope, key, requestHash, attempt: 1, response: { status: 200, body: "ok", headers: {} } });
+    }
+    await store.pool!.query("update idempotency_keys set completed_at = '2000-01-01' where scope = $1 and key like 'old-%'", [scope]);
+    await setRetention({ db: store.db, actor: SYSTEM_ACTOR, input: { kind: "service", subject: serviceId, maxAgeSeconds: 86_400, reason: "test" } });
+    await setRetention({ db: store.db, actor: SYSTEM_ACTOR, input: { kind: "scope", subject: scope, maxAgeSeconds: 3_600, reason: "test" } });
+    await noTwoPhase(async (db) => expect(await runRetention(db, { batchSize: 5 })).toMatchObject({ payloadVersionsRemoved: 12, responsesRemoved: 3, complete: true }));
+    const { rows } = await store.pool!.query("select count(*)::int as n from payload_versions where service_id = $1", [serviceId]);
+    expect(rows).toEqual([{ n: 12 }]);
   });
 });

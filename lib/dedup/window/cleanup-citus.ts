@@ -1,12 +1,14 @@
+import type { ShardedDelete } from "@/db/citus";
 import type { RawStatement } from "@/db/raw";
 
 /*
  * Cleanup on Citus. The loose index scan of the plain statements (a recursive
  * CTE) and their FOR UPDATE SKIP LOCKED batches do not run on distributed
  * tables, so here: groups come from one aggregate over every shard, and a batch
- * is picked by a LIMIT subquery (gathered on the coordinator) and deleted on
- * every shard, the expiry re-checked on each row it removes. Without SKIP LOCKED
- * a delete that meets a claim's row lock waits for that one claim.
+ * is picked by one LIMIT read over every shard, then deleted with one statement
+ * per shard (each commits on its worker: no two-phase commit), the expiry
+ * re-checked on each row it removes. Without SKIP LOCKED a delete that meets a
+ * claim's row lock waits for that one claim.
  */
 
 const SETTINGS = `coalesce(cg.ttl_seconds, $1::int) as ttl_seconds,
@@ -48,26 +50,39 @@ export function groupCutoffStatement(consumerGroup: string, defaultTtlSeconds: n
   };
 }
 
-export function deleteExpiredCitusStatement(consumerGroup: string, cutoff: Date, limit: number): RawStatement {
+/** A group's records past window and grace, a bounded batch: deleted shard by shard, the expiry re-checked on each row. */
+export function expiredRecordsBatch(consumerGroup: string, cutoff: Date, limit: number): ShardedDelete<{ message_id: string }> {
   return {
-    name: "weir_window_delete_expired_citus_v1",
-    text: `delete from window_records r
-      where r.consumer_group = $1 and r.claimed_at < $2
-        and r.message_id in (select w.message_id from window_records w
-          where w.consumer_group = $1 and w.claimed_at < $2 order by w.claimed_at limit $3)
-      returning 1`,
-    values: [consumerGroup, cutoff, limit],
+    pick: {
+      name: "weir_window_pick_expired_citus_v1",
+      text: "select message_id from window_records where consumer_group = $1 and claimed_at < $2 order by claimed_at limit $3",
+      values: [consumerGroup, cutoff, limit],
+    },
+    table: "window_records",
+    valueOf: (row) => row.message_id,
+    deleteOf: (part) => ({
+      name: "weir_window_delete_expired_shard_v1",
+      text: "delete from window_records where consumer_group = $1 and message_id = any($2::text[]) and claimed_at < $3 returning 1",
+      values: [consumerGroup, part.map((row) => row.message_id), cutoff],
+    }),
   };
 }
 
-/** Expired idempotency keys, a bounded batch, the expiry re-checked on each row removed. */
-export function deleteExpiredKeysCitusStatement(cutoff: Date, limit: number): RawStatement {
+/** Expired idempotency keys, a bounded batch: deleted shard by shard, the expiry re-checked on each row. */
+export function expiredKeysBatch(cutoff: Date, limit: number): ShardedDelete<{ scope: string; key: string }> {
   return {
-    name: "weir_idempotency_delete_expired_citus_v1",
-    text: `delete from idempotency_keys k
-      where k.expires_at < $1
-        and (k.scope, k.key) in (select e.scope, e.key from idempotency_keys e where e.expires_at < $1 order by e.expires_at limit $2)
-      returning 1`,
-    values: [cutoff, limit],
+    pick: {
+      name: "weir_idempotency_pick_expired_citus_v1",
+      text: "select scope, key from idempotency_keys where expires_at < $1 order by expires_at limit $2",
+      values: [cutoff, limit],
+    },
+    table: "idempotency_keys",
+    valueOf: (row) => row.key,
+    deleteOf: (part) => ({
+      name: "weir_idempotency_delete_expired_shard_v1",
+      text: `delete from idempotency_keys k where k.key = any($2::text[])
+        and (k.scope, k.key) in (select s, k from unnest($1::text[], $2::text[]) as u(s, k)) and k.expires_at < $3 returning 1`,
+      values: [part.map((row) => row.scope), part.map((row) => row.key), cutoff],
+    }),
   };
 }

@@ -1,11 +1,11 @@
-import { isCitus } from "@/db/citus";
+import { deleteByShard, isCitus } from "@/db/citus";
 import { runRaw } from "@/db/raw";
 import type { DbOrTx } from "@/db/types";
 import { asStoreError } from "@/db/unavailable";
 import { deleteExpiredKeys, idempotencyCleanupLag } from "@/lib/dedup/idempotency/cleanup";
 import {
-  deleteExpiredCitusStatement,
-  deleteExpiredKeysCitusStatement,
+  expiredKeysBatch,
+  expiredRecordsBatch,
   groupCutoffStatement,
   groupsToCleanCitusStatement,
   windowLagCitusStatement,
@@ -122,15 +122,15 @@ function plainGroupDelete(group: string, ttl: number, batchSize: number): BatchD
   return async (db) => Number((await runRaw<{ removed: number }>(db, deleteExpiredStatement(group, ttl, batchSize)))[0]?.removed ?? 0);
 }
 
-/** A group's batch delete on Citus: the cutoff read once per pass from the database clock, then passed in. */
+/** A group's batch delete on Citus, shard by shard: the cutoff read once per pass from the database clock, then passed in. */
 async function citusGroupDelete(db: DbOrTx, group: string, ttl: number, batchSize: number): Promise<BatchDelete> {
   const [row] = await runRaw<{ cutoff: Date }>(db, groupCutoffStatement(group, ttl));
-  return async (on) => (await runRaw(on, deleteExpiredCitusStatement(group, row!.cutoff, batchSize))).length;
+  return (on) => deleteByShard(on, expiredRecordsBatch(group, row!.cutoff, batchSize));
 }
 
 async function deleteExpiredKeysCitus(db: DbOrTx, batchSize: number): Promise<number> {
   const [row] = await runRaw<{ now: Date }>(db, { name: "weir_now_v1", text: "select now() as now", values: [] });
-  return (await runRaw(db, deleteExpiredKeysCitusStatement(row!.now, batchSize))).length;
+  return deleteByShard(db, expiredKeysBatch(row!.now, batchSize));
 }
 
 /** How far cleanup is behind: 0 when nothing removable is left. */
