@@ -43,6 +43,9 @@ export const DISTRIBUTED_TABLES: readonly { table: string; column: string }[] = 
   { table: "auth_rate_limits", column: "key" },
   // The rollups' marks: each written alone after its rows, by name (see rollUpByShard).
   { table: "stats_rollup", column: "name" },
+  // Each token's last use, stamped once a minute per token and node: one routed upsert (api_tokens,
+  // read by every node, stays a reference table and is no longer written on use).
+  { table: "api_token_uses", column: "token_id" },
 ];
 
 /** In foreign-key order: a referenced table becomes a reference table before the tables that point to it. */

@@ -4,7 +4,7 @@ import { check, index, integer, pgTable, text, timestamp } from "drizzle-orm/pg-
 /**
  * Bearer tokens for machines calling /api/v1. Only the SHA-256 of the token is
  * stored (tokens carry 256 random bits, so a fast hash is enough). Scope lists
- * hold ids, or "*" for all.
+ * hold ids, or "*" for all. Last use is kept apart, in api_token_uses.
  */
 export const apiTokens = pgTable(
   "api_tokens",
@@ -23,7 +23,6 @@ export const apiTokens = pgTable(
     expiresAt: timestamp("expires_at", { withTimezone: true }),
     revokedAt: timestamp("revoked_at", { withTimezone: true }),
     revokedBy: text("revoked_by"),
-    lastUsedAt: timestamp("last_used_at", { withTimezone: true }),
     /** The token's own limits, per node (lib/http/capacity-gate.ts); null: the defaults. */
     maxInFlight: integer("max_in_flight"),
     requestsPerSecond: integer("requests_per_second"),

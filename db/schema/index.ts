@@ -13,6 +13,7 @@ export * from "./auth-sessions";
 export * from "./auth-rate-limits";
 export * from "./auth-settings";
 export * from "./api-tokens";
+export * from "./api-token-uses";
 export * from "./reset-batches";
 export * from "./reset-rows";
 export * from "./stats-hour";

@@ -1,4 +1,5 @@
 import { beforeAll, describe, expect, it } from "vitest";
+import { touchApiToken } from "@/db/queries/auth-tokens";
 import { rollUp, ROLLUPS } from "@/db/queries/console-stats";
 import { journalGaps, keyTimeline } from "@/db/queries/journal";
 import { deleteKeyStatement, deleteResetKeyStatement, KEY_TABLES } from "@/db/queries/erase";
@@ -288,5 +289,17 @@ describe("nothing that runs per decision or every few seconds commits with two-p
     await noTwoPhase(async (db) => expect(await runRetention(db, { batchSize: 5 })).toMatchObject({ payloadVersionsRemoved: 12, responsesRemoved: 3, complete: true }));
     const { rows } = await store.pool!.query("select count(*)::int as n from payload_versions where service_id = $1", [serviceId]);
     expect(rows).toEqual([{ n: 12 }]);
+  });
+
+  it("a token's last-use stamp (once a minute per token and node): the first, a guarded one and a later one", async () => {
+    const id = uniqueId("tok_tp_touch");
+    await noTwoPhase(async (db) => {
+      await touchApiToken(db, id);
+      await touchApiToken(db, id);
+    });
+    await store.pool!.query("update api_token_uses set last_used_at = '2000-01-01' where token_id = $1", [id]);
+    await noTwoPhase((db) => touchApiToken(db, id));
+    const { rows } = await store.pool!.query("select last_used_at > now() - interval '1 minute' as fresh from api_token_uses where token_id = $1", [id]);
+    expect(rows).toEqual([{ fresh: true }]);
   });
 });

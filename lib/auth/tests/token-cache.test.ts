@@ -2,7 +2,9 @@ import { sql } from "drizzle-orm";
 import { afterEach, beforeAll, describe, expect, it, vi } from "vitest";
 import { SYSTEM_ACTOR } from "@/lib/auth/actor";
 import { CACHE_MS, actorForToken } from "@/lib/auth/tokens/token-cache";
+import { touchApiToken } from "@/db/queries/auth-tokens";
 import { createApiToken } from "@/lib/auth/tokens/create-token";
+import { listApiTokensVerb } from "@/lib/auth/tokens/list-tokens";
 import { revokeApiTokenVerb } from "@/lib/auth/tokens/revoke-token";
 import { bearerTokenOf, hashTokenSecret } from "@/lib/auth/tokens/token-secret";
 import { createTestDatabase, type TestDatabase } from "@/test/test-db";
@@ -19,8 +21,8 @@ async function newToken(name: string, extra: { expiresInDays?: number } = {}) {
 }
 
 const lastUsed = async (id: string) => {
-  const row = (await store.db.execute<{ last_used_at: string | null }>(sql`select last_used_at from api_tokens where id = ${id}`)).rows[0]!;
-  return row.last_used_at === null ? null : new Date(row.last_used_at);
+  const row = (await store.db.execute<{ last_used_at: string }>(sql`select last_used_at from api_token_uses where token_id = ${id}`)).rows[0];
+  return row ? new Date(row.last_used_at) : null;
 };
 
 describe("API token authentication", () => {
@@ -44,6 +46,19 @@ describe("API token authentication", () => {
     for (let i = 0; i < 20; i++) await actorForToken(store.db, token);
     await new Promise((resolve) => setTimeout(resolve, 100));
     expect((await lastUsed(details.id))!.getTime()).toBe(first);
+    const listed = (await listApiTokensVerb({ db: store.db, actor: SYSTEM_ACTOR })).find((t) => t.id === details.id);
+    expect(listed?.lastUsedAt).toBe(new Date(first).toISOString());
+  });
+
+  it("stamps a token's use at most once a minute across nodes, and later again", async () => {
+    const { details } = await newToken("stamped");
+    await touchApiToken(store.db, details.id);
+    const first = (await lastUsed(details.id))!.getTime();
+    await touchApiToken(store.db, details.id);
+    expect((await lastUsed(details.id))!.getTime()).toBe(first);
+    await store.db.execute(sql`update api_token_uses set last_used_at = '2000-01-01' where token_id = ${details.id}`);
+    await touchApiToken(store.db, details.id);
+    expect((await lastUsed(details.id))!.getTime()).toBeGreaterThanOrEqual(first);
   });
 
   it("stops a token revoked on this node at once, and one revoked elsewhere within the cache time", async () => {

@@ -1,12 +1,12 @@
-import type { ApiTokenRow } from "@/db/queries/auth-tokens";
+import type { ApiTokenRecord, ApiTokenRow } from "@/db/queries/auth-tokens";
 import type { Actor, Role, TokenLimits } from "../actor";
 
-export function tokenLimits(row: ApiTokenRow): TokenLimits | undefined {
+export function tokenLimits(row: ApiTokenRecord): TokenLimits | undefined {
   if (row.maxInFlight === null && row.requestsPerSecond === null) return undefined;
   return { maxInFlight: row.maxInFlight, requestsPerSecond: row.requestsPerSecond };
 }
 
-export function tokenActor(row: ApiTokenRow): Actor {
+export function tokenActor(row: ApiTokenRecord): Actor {
   const limits = tokenLimits(row);
   return {
     id: `token:${row.id}`,
