@@ -30,7 +30,7 @@ const PRELOADED_KEYS = 40_000;
 // The history runs this long before the worker joins and after the rebalance finished.
 const SETTLE_MS = 3000;
 // A rebalance that never ends (the failure this test exists for) fails the test instead of hanging it.
-const REBALANCE_TIMEOUT_MS = 120_000;
+const REBALANCE_TIMEOUT_MS = 180_000;
 
 let cluster: CitusCluster;
 let nodes: WeirNode[] = [];
