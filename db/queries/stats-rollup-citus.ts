@@ -2,9 +2,14 @@ import { sql } from "drizzle-orm";
 import { groupByShard } from "../citus";
 import type { DbOrTx } from "../types";
 import { queryRows } from "./console-rows";
-import type { Rollup } from "./console-stats";
 
 const ORIGIN = sql`timestamptz '2000-01-01 00:00:00+00'`;
+
+/** The part of console-stats' Rollup this needs (named here, not imported: console-stats calls this file). */
+interface ShardedRollup {
+  table: "stats_hour" | "stats_quarter";
+  stepMs: number;
+}
 
 /**
  * rollUp on Citus: the same span and sums, moved one shard per statement (each commits on one
@@ -12,7 +17,7 @@ const ORIGIN = sql`timestamptz '2000-01-01 00:00:00+00'`;
  * rollup only before the mark, so the shards done before a failure are summed again next time.
  * No lock: every step sets rows to sums and the mark only grows, so two runs at once agree.
  */
-export async function rollUpByShard(db: DbOrTx, rollup: Rollup, maxHours: number, kinds: readonly string[]): Promise<Date | null> {
+export async function rollUpByShard(db: DbOrTx, rollup: ShardedRollup, maxHours: number, kinds: readonly string[]): Promise<Date | null> {
   const step = sql`make_interval(secs => ${rollup.stepMs / 1000})`;
   const [span] = await queryRows<{ rolled_until: string | Date | null; from_at: string | Date | null; to_at: string | Date | null }>(db, sql`
     with mark as (
