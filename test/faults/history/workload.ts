@@ -19,6 +19,8 @@ export interface WorkloadConfig {
   recorder: HistoryRecorder;
   /** Ends the run early (its clients finish the request they are in): durationMs is then a cap. */
   stop?: AbortSignal;
+  /** Checks, claims and reads only: no resets or TTL changes (the console's writes). */
+  decisionsOnly?: boolean;
 }
 
 export interface WorkloadStats {
@@ -180,6 +182,7 @@ export async function runWorkload(config: WorkloadConfig): Promise<WorkloadStats
     const group = pick(config.groups);
     if (roll < 0.75) return claims(client, node, group.id, [pick(group.messageIds)]);
     if (roll < 0.83) return claims(client, node, group.id, some(group.messageIds, 2));
+    if (config.decisionsOnly) return checks(client, node, [pick(config.messageIds)]);
     if (roll < 0.89) return reset(client, node, { kind: "last_seen", subject: config.serviceId, messageId: pick(config.messageIds) });
     if (roll < 0.95) return reset(client, node, { kind: "window", subject: group.id, messageId: pick(group.messageIds) });
     return changeTtl(client, node, group);
