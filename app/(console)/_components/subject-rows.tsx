@@ -13,20 +13,16 @@ import type { RangeKey } from "@/lib/views/ranges";
  * cell's element tree (about 900 bytes), which the server serialised, parsed back and rendered per
  * request: at 100+ services that was most of the page's CPU (docs/performance-console.md).
  */
-export function SubjectRows({
-  kind,
-  rows,
-  range,
-  selected,
-  detailBase,
-}: {
+export interface SubjectListProps {
   kind: "service" | "group";
   rows: SubjectSummary[];
   range: RangeKey;
   selected: string | null;
   /** The detail page of a row is `${detailBase}${id}`. */
   detailBase: string;
-}) {
+}
+
+export function SubjectRows({ kind, rows, range, selected, detailBase }: SubjectListProps) {
   return (
     <tbody>
       {rows.map((row) => (

@@ -1,23 +1,9 @@
 import { EmptyState } from "@/components/ui/empty-state";
-import type { SubjectSummary } from "@/lib/views/overview";
-import { previousLabel, type RangeKey } from "@/lib/views/ranges";
-import { SubjectRows } from "./subject-rows";
+import { previousLabel } from "@/lib/views/ranges";
+import { SubjectRows, type SubjectListProps } from "./subject-rows";
 
 /** Totals per service or consumer group over the range; a row's name charts that subject. */
-export function SubjectTable({
-  kind,
-  rows,
-  range,
-  selected,
-  detailBase,
-}: {
-  kind: "service" | "group";
-  rows: SubjectSummary[];
-  range: RangeKey;
-  selected: string | null;
-  /** The detail page of a row is `${detailBase}${id}`. */
-  detailBase: string;
-}) {
+export function SubjectTable({ kind, rows, range, selected, detailBase }: SubjectListProps) {
   if (rows.length === 0) {
     return (
       <EmptyState title={kind === "service" ? "No services yet." : "No consumer groups yet."}>
