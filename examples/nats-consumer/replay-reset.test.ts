@@ -48,7 +48,11 @@ describe("replay-aware reset from a JetStream range", () => {
     streams.push(stream);
     await ensureStream(jsm, stream, subject, "shipper", 800);
     const js = jetstream(nats);
-    for (let n = 1; n <= ORDERS; n++) await publishOrderPaid(js, subject, { orderId: orderId(n), amount: `${n}.00`, currency: "EUR" });
+    for (let n = 1; n <= ORDERS; n++) {
+      await publishOrderPaid(js, subject, { orderId: orderId(n), amount: `${n}.00`, currency: "EUR" });
+      // A time range is given in milliseconds: 2 ms apart, each message's store time falls in a millisecond of its own.
+      await new Promise((resolve) => setTimeout(resolve, 2));
+    }
     await store.pool!.query("delete from example_shipments");
     expect(await consumeAll(stream, "shipper", group)).toMatchObject({ shipped: ORDERS, skipped: 0 });
     const shipperBefore = await jsm.consumers.info(stream, "shipper");
