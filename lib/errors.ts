@@ -109,7 +109,11 @@ export class StoreUnavailableError extends WeirError {
 
 /** More checks arrived than the store can decide in time: the excess is refused at once, undecided. */
 export class OverloadedError extends WeirError {
-  constructor(readonly retryAfterSeconds = 1) {
+  constructor(
+    readonly retryAfterSeconds = 1,
+    /** Refused as the heaviest caller while lighter ones were still served, not because the node was full for everyone. */
+    readonly callersOwnLoad = false,
+  ) {
     super(503, "overloaded", "weir is over capacity; no decision was made, retry later");
   }
 }

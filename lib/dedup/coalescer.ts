@@ -129,7 +129,7 @@ export class StatementCoalescer<I, O> {
     if (stalled || this.shedAfterMs === Number.POSITIVE_INFINITY) return new StoreUnavailableError(1);
     const callers = this.queuedBy.size + (this.queuedBy.has(caller) ? 0 : 1);
     const light = (this.queuedBy.get(caller) ?? 0) + 1 <= this.queue.length / callers;
-    return light && this.queue.length < this.maxQueued ? undefined : new OverloadedError(1);
+    return light && this.queue.length < this.maxQueued ? undefined : new OverloadedError(1, !light);
   }
 
   private dequeued(pending: Pending<I, O>): void {

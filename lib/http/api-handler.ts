@@ -9,6 +9,7 @@ import { canonicalizeJson } from "@/lib/dedup/canonical/canonical-json";
 import { BodyTimeoutError, DEFAULT_BODY_LIMIT, bodyTimeoutMsFromEnv, readBody } from "./body";
 import { callerOf } from "./caller";
 import { CapacityGate, type Ticket } from "./capacity-gate";
+import type { RefusalTiming } from "./refusal-hold";
 import { errorToResult, writeResult } from "./respond";
 import { Router } from "./router";
 import { AdaptiveConcurrencyLimit } from "./adaptive-limit";
@@ -80,6 +81,26 @@ function writeAndClose(req: IncomingMessage, res: ServerResponse, result: HttpRe
   writeResult(res, { ...result, headers: { ...result.headers, connection: "close" } }, requestId);
 }
 
+/**
+ * Writes an answer when it is due: at once, but for a refusal of the gate (refusal-hold.ts): once the caller's Retry-After
+ * is due, when it came back before it; or at once, closing the connection, when too many are held.
+ */
+function writeWhenDue(gate: CapacityGate, req: IncomingMessage, res: ServerResponse, result: HttpResult, requestId: string, timing: RefusalTiming): void {
+  if (timing.kind === "now") return writeResult(res, result, requestId);
+  if (timing.kind === "close") return writeAndClose(req, res, result, requestId);
+  const released = gate.holding();
+  const timer = setTimeout(() => {
+    released();
+    if (!res.destroyed) writeResult(res, result, requestId);
+  }, timing.ms);
+  // A held answer never keeps the process up, and a client that hangs up frees its place at once.
+  timer.unref();
+  res.once("close", () => {
+    clearTimeout(timer);
+    released();
+  });
+}
+
 export interface ApiHandlerOptions {
   /** Every credential's share of the limit; undefined: WEIR_MAX_IN_FLIGHT_PER_CREDENTIAL, else a quarter of the limit. */
   perCredential?: number;
@@ -112,7 +133,7 @@ export function createApiHandler(
         ticket = gate.enter(callerOf(req));
       } catch (err) {
         req.resume();
-        return writeResult(res, errorToResult(err, requestId), requestId);
+        return writeWhenDue(gate, req, res, errorToResult(err, requestId), requestId, gate.timingOf(err, undefined));
       }
     }
     try {
@@ -162,7 +183,7 @@ export function createApiHandler(
       if (err instanceof BodyTimeoutError) return writeAndClose(req, res, withRetryAfter(errorToResult(err, requestId), ticket && gate.backoffFor(ticket)), requestId);
       const result = errorToResult(err, requestId);
       answered = result.status;
-      writeResult(res, result, requestId);
+      writeWhenDue(gate, req, res, result, requestId, gate.timingOf(err, ticket));
     } finally {
       if (ticket) gate.leave(ticket, answered);
     }

@@ -7,6 +7,7 @@ import { AdaptiveConcurrencyLimit } from "./adaptive-limit";
 import type { Caller } from "./caller";
 import { RateQuotas } from "./rate-quotas";
 import { RefusalBackoff } from "./refusal-backoff";
+import { RefusalHold, type RefusalTiming } from "./refusal-hold";
 
 /** A 429 that says which of the caller's own limits it reached. */
 export class CallerLimitError extends RateLimitedError {
@@ -38,7 +39,12 @@ export interface GateState {
   shed: number;
   inFlightLimited: number;
   rateLimited: number;
+  /** Refusals whose answer waits for the caller's Retry-After, because it keeps coming back early (refusal-hold.ts). */
+  heldRefusals: number;
 }
+
+/** A refusal the gate made. */
+type Refusal = OverloadedError | RateLimitedError;
 
 /** The metrics label of a caller: its token id, or one word for every other kind (bounded). */
 function labelOf(actor: Actor | undefined, key: string): string {
@@ -60,6 +66,10 @@ const CONTENDED_FLOOR = 16;
  * at work (body read, not waiting by design) are shared too: a second, always adaptive limit on
  * their answers says where the node is contended (answers over twice their usual time), and
  * past it, while others call, the busiest caller's next request is refused (503 overloaded).
+ *
+ * A refusal for the caller's own doing is answered at once, unless the caller keeps coming back
+ * before its Retry-After: then it waits for it (refusal-hold.ts), so a loop that ignores
+ * Retry-After costs the node one refusal per connection per Retry-After, not thousands a second.
  */
 export class CapacityGate {
   readonly shares: FairShare;
@@ -67,6 +77,8 @@ export class CapacityGate {
   private readonly contention: AdaptiveConcurrencyLimit;
   private readonly rates = new RateQuotas();
   private readonly backoff = new RefusalBackoff();
+  private readonly hold = new RefusalHold();
+  private readonly timings = new WeakMap<Refusal, RefusalTiming>();
   private readonly recent = { shed: new RecentCount(), inFlightLimited: new RecentCount(), rateLimited: new RecentCount() };
   private readonly countShed: () => void;
 
@@ -86,14 +98,11 @@ export class CapacityGate {
   enter(caller: Caller): Ticket {
     const admission = this.shares.tryAcquire(caller.key, caller.actor?.limits?.maxInFlight);
     if (admission === "full") {
-      this.refuse(caller, "shed");
       this.countShed();
-      throw new OverloadedError(1);
+      // The node as a whole is full: every caller's refusal is answered at once, so clients fail over fast.
+      throw this.refuse(caller, "shed", new OverloadedError(1), undefined, false);
     }
-    if (admission === "over_share") {
-      this.refuse(caller, "in_flight_limited");
-      throw this.inFlightError(caller.key, caller.actor);
-    }
+    if (admission === "over_share") throw this.refuse(caller, "in_flight_limited", this.inFlightError(caller.key, caller.actor));
     this.contention.acquire();
     return { caller, startedAt: this.limiter.acquire() };
   }
@@ -119,16 +128,15 @@ export class CapacityGate {
     const limits = actor.limits;
     const label = labelOf(actor, ticket.caller.key);
     if (limits?.maxInFlight && this.shares.heldBy(ticket.caller.key) > limits.maxInFlight) {
-      this.refuse(ticket.caller, "in_flight_limited", label);
-      const error = this.inFlightError(ticket.caller.key, actor);
+      const error = this.refuse(ticket.caller, "in_flight_limited", this.inFlightError(ticket.caller.key, actor), label);
       this.shares.release(ticket.caller.key);
       ticket.shareReturned = true;
       throw error;
     }
     const wait = limits?.requestsPerSecond ? this.rates.take(actor.id, limits.requestsPerSecond) : 0;
     if (wait > 0) {
-      this.refuse(ticket.caller, "rate_limited", label);
-      throw new CallerLimitError(`this token may send ${limits!.requestsPerSecond} requests per second to each node; retry in ${wait} s`, wait);
+      const message = `this token may send ${limits!.requestsPerSecond} requests per second to each node; retry in ${wait} s`;
+      throw this.refuse(ticket.caller, "rate_limited", new CallerLimitError(message, wait), label);
     }
     countCaller(label, "admitted");
   }
@@ -142,9 +150,8 @@ export class CapacityGate {
   startWork(ticket: Ticket): void {
     if (ticket.working) return;
     if (this.work.tryAcquire(ticket.caller.key) !== "admitted") {
-      this.refuse(ticket.caller, "shed");
       this.countShed();
-      throw new OverloadedError(this.backoffFor(ticket));
+      throw this.refuse(ticket.caller, "shed", new OverloadedError(this.backoffFor(ticket)));
     }
     ticket.working = true;
   }
@@ -167,6 +174,30 @@ export class CapacityGate {
       shed: this.recent.shed.total,
       inFlightLimited: this.recent.inFlightLimited.total,
       rateLimited: this.recent.rateLimited.total,
+      heldRefusals: this.hold.held,
+    };
+  }
+
+  /**
+   * When to answer `error`: at once, unless it refused its caller for its own doing (here, or
+   * as the heaviest caller of the statement queue) and the caller keeps coming back before its
+   * Retry-After.
+   */
+  timingOf(error: unknown, ticket: Ticket | undefined): RefusalTiming {
+    const decided = this.timings.get(error as Refusal);
+    if (decided) return decided;
+    if (ticket && error instanceof OverloadedError && error.callersOwnLoad) return this.timingFor(ticket.caller, error);
+    return { kind: "now" };
+  }
+
+  /** Counts a held answer; the function returned gives it back (once, however often it is called). */
+  holding(): () => void {
+    this.hold.hold();
+    let done = false;
+    return () => {
+      if (done) return;
+      done = true;
+      this.hold.released();
     };
   }
 
@@ -180,9 +211,20 @@ export class CapacityGate {
     return new CallerLimitError(`this credential already has ${this.shares.heldBy(key)} requests in flight on this node, its share is ${share}; retry in ${wait} s`, wait);
   }
 
-  private refuse(caller: Caller, outcome: Exclude<CallerOutcome, "admitted">, label = labelOf(caller.actor, caller.key)): void {
+  /**
+   * Counts the refusal and returns `error` to throw. A refusal for the caller's own doing (its
+   * share, its limits, its load while others call) is answered late when the caller keeps coming
+   * back before its Retry-After (`ownDoing`; refusal-hold.ts).
+   */
+  private refuse<E extends Refusal>(caller: Caller, outcome: Exclude<CallerOutcome, "admitted">, error: E, label = labelOf(caller.actor, caller.key), ownDoing = true): E {
     const recent = outcome === "shed" ? this.recent.shed : outcome === "rate_limited" ? this.recent.rateLimited : this.recent.inFlightLimited;
     recent.add();
     countCaller(label, outcome);
+    if (ownDoing) this.timings.set(error, this.timingFor(caller, error));
+    return error;
+  }
+
+  private timingFor(caller: Caller, error: Refusal): RefusalTiming {
+    return this.hold.timing(caller.key, error.retryAfterSeconds, this.shares.shareOf(caller.actor?.limits?.maxInFlight));
   }
 }

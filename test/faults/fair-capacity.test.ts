@@ -95,38 +95,34 @@ function startFlood(plan: FloodPlan): Promise<{ stop: () => Promise<FloodReport>
 
 const statuses = (answers: Answer[]) => answers.reduce<Record<number, number>>((acc, a) => ({ ...acc, [a.status]: (acc[a.status] ?? 0) + 1 }), {});
 
+/** The steady token's answers before, during and after a flood by the other token, with the flood's own report. */
+async function underFlood(plan: Omit<FloodPlan, "url" | "token" | "serviceId" | "scope">) {
+  const agent = new http.Agent({ keepAlive: true, maxSockets: 32 });
+  await steady(2, agent);
+  const quietBefore = await steady(QUIET_SECONDS / 2, agent);
+  const flood = await startFlood({ url: node.url, token: tokens.flood, serviceId: "flood-svc", scope: "flood-scope", ...plan });
+  const during = await steady(FLOOD_SECONDS, agent);
+  const health = await node.request("GET", "/api/health");
+  const report = await flood.stop();
+  flooder?.kill("SIGKILL");
+  await sleep(1000);
+  const quietAfter = await steady(QUIET_SECONDS / 2, agent);
+  agent.destroy();
+
+  // The baseline is the quiet traffic on both sides of the flood: the machine's own noise is in it.
+  const quiet = [...quietBefore, ...quietAfter];
+  const p99 = (answers: Answer[]) => Math.round(percentile(answers.map((a) => a.ms), 99) * 10) / 10;
+  const figures = { quietP99: p99(quiet), before: p99(quietBefore), after: p99(quietAfter), floodP99: p99(during), steady: statuses(during), flood: report };
+  const bySecond = (answers: Answer[]) =>
+    Array.from({ length: Math.ceil(answers.length / STEADY_PER_SECOND) }, (_, i) => p99(answers.slice(i * STEADY_PER_SECOND, (i + 1) * STEADY_PER_SECOND)));
+  console.log(`fair capacity: ${JSON.stringify({ ...figures, ratio: figures.floodP99 / figures.quietP99, degraded: health.body.degraded, capacity: health.body.capacity })}`);
+  console.log(`fair capacity, p99 of each second: quiet ${bySecond(quiet).join(" ")}; flood ${bySecond(during).join(" ")}`);
+  return { quiet, during, figures, report };
+}
+
 describe("one token flooding a node", () => {
   it("costs a steady token no 503 and at most twice its quiet p99", async () => {
-    const agent = new http.Agent({ keepAlive: true, maxSockets: 32 });
-    await steady(2, agent);
-    const quietBefore = await steady(QUIET_SECONDS / 2, agent);
-
-    const flood = await startFlood({
-      url: node.url,
-      token: tokens.flood,
-      serviceId: "flood-svc",
-      scope: "flood-scope",
-      stalledBodies: 512,
-      waitingBegins: 1000,
-      checks: 10 * SHARE,
-      holding: SHARE,
-    });
-    const during = await steady(FLOOD_SECONDS, agent);
-    const health = await node.request("GET", "/api/health");
-    const report = await flood.stop();
-    flooder?.kill("SIGKILL");
-    await sleep(1000);
-    const quietAfter = await steady(QUIET_SECONDS / 2, agent);
-    agent.destroy();
-
-    // The baseline is the quiet traffic on both sides of the flood: the machine's own noise is in it.
-    const quiet = [...quietBefore, ...quietAfter];
-    const p99 = (answers: Answer[]) => Math.round(percentile(answers.map((a) => a.ms), 99) * 10) / 10;
-    const figures = { quietP99: p99(quiet), before: p99(quietBefore), after: p99(quietAfter), floodP99: p99(during), steady: statuses(during), flood: report };
-    const bySecond = (answers: Answer[]) =>
-      Array.from({ length: Math.ceil(answers.length / STEADY_PER_SECOND) }, (_, i) => p99(answers.slice(i * STEADY_PER_SECOND, (i + 1) * STEADY_PER_SECOND)));
-    console.log(`fair capacity: ${JSON.stringify({ ...figures, ratio: figures.floodP99 / figures.quietP99, degraded: health.body.degraded })}`);
-    console.log(`fair capacity, p99 of each second: quiet ${bySecond(quiet).join(" ")}; flood ${bySecond(during).join(" ")}`);
+    const { quiet, during, figures, report } = await underFlood({ stalledBodies: 512, waitingBegins: 1000, checks: 10 * SHARE, holding: SHARE });
 
     expect(statuses(quiet)).toEqual({ 200: quiet.length });
     expect(statuses(during)).toEqual({ 200: during.length });
@@ -134,6 +130,28 @@ describe("one token flooding a node", () => {
     // The flood was real: its stalled bodies were cut at their deadline and its excess refused as its own (429).
     expect(report.stalled[408]).toBeGreaterThan(0);
     expect(report.check[429]).toBeGreaterThan(0);
+    expect(node.internalErrors()).toEqual([]);
+    expect(node.exit).toBeUndefined();
+  });
+
+  /*
+   * A client that sends again the moment it is answered, whatever Retry-After says: each of its
+   * refusals past its share's worth in one Retry-After is answered a Retry-After late. Before,
+   * it got about 4,000 refusals a second, and the steady token 328 503s and a p99 of 13 s (560x
+   * quiet); now about 400 a second, and 0–1 503s and 6–19x quiet on a box shared with other work.
+   * Its requests within its share still take what CPU they can: the limits here are on requests
+   * in flight, not on CPU (docs/security.md), hence the wider bound on p99.
+   */
+  it("answers a flood of checks that ignores Retry-After a Retry-After late, and keeps the steady token served", async () => {
+    const { quiet, during, figures, report } = await underFlood({ stalledBodies: 0, waitingBegins: 0, checks: 10 * SHARE, holding: 0, ignoreRetryAfter: true });
+
+    expect(statuses(quiet)).toEqual({ 200: quiet.length });
+    expect(during.filter((a) => a.status !== 200).length).toBeLessThanOrEqual(during.length / 100);
+    expect(figures.floodP99).toBeLessThanOrEqual(50 * figures.quietP99);
+    // At most one refusal a second per connection: a Retry-After held, and no more than a share's worth at once.
+    const refusals = (report.check[429] ?? 0) + (report.check[503] ?? 0);
+    expect(refusals).toBeGreaterThan(0);
+    expect(refusals / FLOOD_SECONDS).toBeLessThanOrEqual(10 * SHARE + SHARE);
     expect(node.internalErrors()).toEqual([]);
     expect(node.exit).toBeUndefined();
   });

@@ -2,7 +2,7 @@
  * One token flooding a weir node, run as a child process of its own so that its event loop is
  * not the measuring one: stalled bodies, waiting begins and checks, each kind kept at its count
  * for as long as it runs. Every answer is re-sent at once, or after its Retry-After with the
- * jitter weir's own client adds (up to a quarter more); a stalled body's connection is dropped and
+ * jitter weir's own client adds (up to a quarter more), or at once by a hostile plan; a stalled body's connection is dropped and
  * opened again. Says "established" once every loop but `holding` (those let in to hold a slot)
  * had its first answer; reports the statuses it got (by kind) when it receives "stop".
  */
@@ -18,6 +18,8 @@ export interface FloodPlan {
   checks: number;
   /** Loops that may hold their first request for long (its share): not waited for before "established". */
   holding: number;
+  /** Checks sent again at once whatever Retry-After says, as a hostile client would. */
+  ignoreRetryAfter?: boolean;
 }
 
 export type FloodReport = Record<"stalled" | "begin" | "check", Record<string, number>>;
@@ -80,7 +82,12 @@ async function main(): Promise<void> {
         return { status: answer.status, retryMs: answer.status === 409 ? 1000 : answer.retryMs };
       }),
     ),
-    ...Array.from({ length: plan.checks }, (_, c) => loop("check", (i) => send("/api/v1/check", check(c * 100_000 + i)))),
+    ...Array.from({ length: plan.checks }, (_, c) =>
+      loop("check", async (i) => {
+        const answer = await send("/api/v1/check", check(c * 100_000 + i));
+        return plan.ignoreRetryAfter && answer.status !== 0 ? { ...answer, retryMs: 0 } : answer;
+      }),
+    ),
   ];
   await new Promise<void>((resolve) => process.once("message", () => resolve()));
   stop();

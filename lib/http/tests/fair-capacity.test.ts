@@ -109,4 +109,28 @@ describe("fair capacity", () => {
     expect(metrics).toMatch(new RegExp(`weir_token_requests_total\\{token="${paced.id}",outcome="admitted"\\} 3`));
     expect(metrics).toMatch(new RegExp(`weir_token_requests_total\\{token="${paced.id}",outcome="rate_limited"\\} 3`));
   });
+
+  it("answers a caller that keeps coming back before its Retry-After late, and another caller at once", async () => {
+    const hostile = await tokenFor(store, { name: "hostile" });
+    const other = await tokenFor(store, { name: "other" });
+    // The hostile token holds its share (8) with stalled bodies; its next 8 are refused at once (a burst on its way is not early).
+    const holding = stall(hostile.token, 8);
+    await until(async () => (await inFlight()) === 8);
+    const burst = await Promise.all(Array.from({ length: 8 }, (_, i) => send(url, "POST", "/api/v1/check", hostile.token, check(serviceId, `burst-${i}`))));
+    expect(burst.map((a) => a.status)).toEqual(Array(8).fill(429));
+    for (const answer of burst) expect(answer.ms).toBeLessThan(500);
+
+    // Past that, within its Retry-After, each refusal is answered a whole Retry-After after it came; the other token is served meanwhile.
+    const early = [send(url, "POST", "/api/v1/check", hostile.token, check(serviceId, "early-1")), send(url, "POST", "/api/v1/check", hostile.token, check(serviceId, "early-2"))];
+    await until(async () => (await send(url, "GET", "/api/health", null)).body.capacity.heldRefusals === 2);
+    const served = await send(url, "POST", "/api/v1/check", other.token, check(serviceId, "other-1"));
+    expect(served.status).toBe(200);
+    expect(served.ms).toBeLessThan(500);
+    for (const answer of await Promise.all(early)) {
+      expect(answer.status).toBe(429);
+      expect(answer.ms).toBeGreaterThanOrEqual(Number(answer.headers["retry-after"]) * 1000 - 50);
+    }
+    expect((await send(url, "GET", "/api/health", null)).body.capacity.heldRefusals).toBe(0);
+    await Promise.all(holding);
+  });
 });
