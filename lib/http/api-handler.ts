@@ -82,8 +82,9 @@ function writeAndClose(req: IncomingMessage, res: ServerResponse, result: HttpRe
 }
 
 /**
- * Writes an answer when it is due: at once, but for a refusal of the gate (refusal-hold.ts): once the caller's Retry-After
- * is due, when it came back before it; or at once, closing the connection, when too many are held.
+ * Writes an answer when it is due: at once, but for a refusal to a caller that keeps coming back
+ * before its Retry-After (refusal-hold.ts): a Retry-After later, or at once with the connection
+ * closed when the node already holds as many such answers as it will.
  */
 function writeWhenDue(gate: CapacityGate, req: IncomingMessage, res: ServerResponse, result: HttpResult, requestId: string, timing: RefusalTiming): void {
   if (timing.kind === "now") return writeResult(res, result, requestId);
