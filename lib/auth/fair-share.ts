@@ -64,13 +64,17 @@ export class FairShare {
     return Math.max(1, own ?? this.o.share?.() ?? defaultShare(capacity));
   }
 
-  /** Takes one unit for `holder` unless it is at its share (over_share) or the pool must shed it (full). */
-  tryAcquire(holder: string, ownShare?: number | null): Admission {
+  /**
+   * Takes one unit for `holder` unless it is at its share (over_share) or the pool must shed it
+   * (full). `mayBeContended` false: the holder is known to be light by some other measure, so a
+   * contended pool does not refuse it (a full one still does).
+   */
+  tryAcquire(holder: string, ownShare?: number | null, mayBeContended = true): Admission {
     const capacity = this.o.capacity();
     const contended = Math.min(capacity, this.o.contended?.() ?? capacity);
     const mine = this.heldBy(holder);
     if (this.count >= ceilingOf(capacity)) return "full";
-    if (this.count >= contended) {
+    if (this.count >= contended && (mayBeContended || this.count >= capacity)) {
       const holders = this.held.size + (mine === 0 ? 1 : 0);
       const heavy = mine + 1 > contended / holders;
       if (this.count >= capacity ? heavy : heavy && holders > 1 && mine >= SHARE_FLOOR) return "full";

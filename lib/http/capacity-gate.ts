@@ -8,6 +8,7 @@ import type { Caller } from "./caller";
 import { RateQuotas } from "./rate-quotas";
 import { RefusalBackoff } from "./refusal-backoff";
 import { RefusalHold, type RefusalTiming } from "./refusal-hold";
+import { StartRates } from "./start-rates";
 
 /** A 429 that says which of the caller's own limits it reached. */
 export class CallerLimitError extends RateLimitedError {
@@ -78,6 +79,7 @@ export class CapacityGate {
   private readonly rates = new RateQuotas();
   private readonly backoff = new RefusalBackoff();
   private readonly hold = new RefusalHold();
+  private readonly starts = new StartRates();
   private readonly timings = new WeakMap<Refusal, RefusalTiming>();
   private readonly recent = { shed: new RecentCount(), inFlightLimited: new RecentCount(), rateLimited: new RecentCount() };
   private readonly countShed: () => void;
@@ -146,10 +148,17 @@ export class CapacityGate {
     return this.backoff.retryAfter(ticket.caller.key, this.shares.shareOf(ticket.caller.actor?.limits?.maxInFlight));
   }
 
-  /** The request starts its work (its body is in): refused with 503 overloaded when the node is contended and its caller the busiest. */
+  /**
+   * The request starts its work (its body is in): refused with 503 overloaded when the node is
+   * contended and its caller the busiest. A caller starting no more than its fair part of the
+   * work lately is never the busiest, however many of its requests a slow node holds up.
+   */
   startWork(ticket: Ticket): void {
     if (ticket.working) return;
-    if (this.work.tryAcquire(ticket.caller.key) !== "admitted") {
+    const key = ticket.caller.key;
+    this.starts.add(key);
+    const light = this.starts.withinFairPart(key, this.work.holders + (this.work.heldBy(key) === 0 ? 1 : 0));
+    if (this.work.tryAcquire(key, undefined, !light) !== "admitted") {
       this.countShed();
       throw this.refuse(ticket.caller, "shed", new OverloadedError(this.backoffFor(ticket)));
     }

@@ -76,4 +76,16 @@ describe("a contended pool (answers slow down before it is full)", () => {
     expect(take(pool, "small", 8).every((a) => a === "admitted")).toBe(true);
     expect(pool.tryAcquire("small")).toBe("full");
   });
+
+  it("does not refuse a holder known to be light by another measure until the pool itself is full", () => {
+    let contended = 40;
+    const pool = new FairShare({ capacity: () => 40, contended: () => contended, share: () => Number.POSITIVE_INFINITY });
+    take(pool, "flood", 10);
+    take(pool, "steady", 20);
+    contended = 16;
+    expect(pool.tryAcquire("steady")).toBe("full");
+    expect(pool.tryAcquire("steady", undefined, false)).toBe("admitted");
+    while (pool.total < 40) expect(pool.tryAcquire("steady", undefined, false)).toBe("admitted");
+    expect(pool.tryAcquire("steady", undefined, false)).toBe("full");
+  });
 });
