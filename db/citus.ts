@@ -1,4 +1,5 @@
 import { JOURNAL_APPEND_FUNCTION } from "./queries/journal-append-sql";
+import { LAST_SEEN_DECIDE_SHARD_FUNCTION } from "./queries/last-seen-decide-shard-sql";
 import { STATS_FLUSH_FUNCTION } from "./queries/stats-flush-sql";
 import { runRaw, type RawStatement } from "./raw";
 import type { DbOrTx } from "./types";
@@ -70,11 +71,12 @@ export const REFERENCE_TABLES: readonly string[] = [
   "security_events",
 ];
 
-/** The one-key functions (the decisions, the journal's append of one shard), each run beside the shard of its key. */
+/** The one-key functions (the decisions; the journal's append and the checks of one shard), each run beside the shard of its key. */
 export const DISTRIBUTED_FUNCTIONS: readonly { signature: string; argument: string; colocateWith: string }[] = [
   { signature: "weir_last_seen_decide_v3(text, text, bytea, int, text, int, bytea, int)", argument: "p_message_id", colocateWith: "last_seen" },
   { signature: "weir_last_seen_decide_v4(text, text, bytea, int, text, int, bytea, int, boolean)", argument: "p_message_id", colocateWith: "last_seen" },
   { signature: "weir_last_seen_decide_v5(text, text, bytea, int, text, int, bytea, int, boolean, text)", argument: "p_message_id", colocateWith: "last_seen" },
+  { signature: LAST_SEEN_DECIDE_SHARD_FUNCTION.signature, argument: "p_message_id", colocateWith: "last_seen" },
   { signature: "weir_window_claim_v2(text, text, int)", argument: "p_message_id", colocateWith: "window_records" },
   { signature: "weir_window_claim_v3(text, text, int, text)", argument: "p_message_id", colocateWith: "window_records" },
   { signature: "weir_window_release(text, text, int, timestamp with time zone, timestamp with time zone)", argument: "p_message_id", colocateWith: "window_records" },
@@ -88,7 +90,11 @@ export const DISTRIBUTED_FUNCTIONS: readonly { signature: string; argument: stri
  * Functions only Citus needs, made here rather than by a migration: on plain PostgreSQL their
  * statement runs as it is. A changed body takes a new name, like the migrations' functions.
  */
-export const CITUS_ONLY_FUNCTIONS: readonly { signature: string; create: string }[] = [JOURNAL_APPEND_FUNCTION, STATS_FLUSH_FUNCTION];
+export const CITUS_ONLY_FUNCTIONS: readonly { signature: string; create: string }[] = [
+  JOURNAL_APPEND_FUNCTION,
+  STATS_FLUSH_FUNCTION,
+  LAST_SEEN_DECIDE_SHARD_FUNCTION,
+];
 
 const HAS_CITUS = "select exists (select 1 from pg_extension where extname = 'citus') as citus";
 
@@ -136,7 +142,7 @@ export async function distributeForCitus(client: Queryable): Promise<void> {
 // Per driver client (a pool, or the connection of a transaction): asked once, remembered.
 const known = new WeakMap<object, Promise<boolean>>();
 
-/** True when `db` runs on a Citus coordinator: hot statements then go one key at a time. */
+/** True when `db` runs on a Citus coordinator: hot statements then go one shard at a time. */
 export function isCitus(db: DbOrTx): Promise<boolean> {
   const client = (db as unknown as { session: { client: Queryable } }).session.client;
   let answer = known.get(client);

@@ -7,6 +7,7 @@ import type { PathFilter } from "@/lib/dedup/canonical/path-filter";
 import { hashesNoMoreThan } from "@/lib/dedup/canonical/path-filter-cover";
 import { structuralHash } from "@/lib/dedup/canonical/structural-hash";
 import { forEachLimited, ROUTED_CONCURRENCY } from "../routed";
+import { decideByShard } from "./decide-by-shard";
 import { hashSettingsHistory } from "./hash-settings-history";
 import { serviceConfigs } from "./service-config";
 import {
@@ -71,14 +72,12 @@ export function splitIntoRounds<T extends { serviceId: string; messageId: string
 }
 
 /**
- * Decides items whose keys are all distinct: on one PostgreSQL in one statement
- * (plus a read per lost race); on Citus one routed statement per key, since an
- * array of keys spans every shard.
+ * Decides items whose keys are all distinct: on one PostgreSQL in one statement, on Citus
+ * in one call per shard (decideByShard); plus a read per lost race.
  */
 export async function decideDistinct(db: DbOrTx, items: readonly HashedCheck[]): Promise<CheckOutcome[]> {
   if (items.length === 0) return [];
-  if (await isCitus(db)) return forEachLimited(items, ROUTED_CONCURRENCY, (item) => decideOne(db, item));
-  const rows = await runRaw<DecideRow>(db, decideStatement(items));
+  const rows = (await isCitus(db)) ? await decideByShard(db, items) : await runRaw<DecideRow>(db, decideStatement(items));
   const byPosition = new Array<DecideRow | undefined>(items.length);
   for (const row of rows) byPosition[row.ord - 1] = row;
   const outcomes = new Array<CheckOutcome>(items.length);

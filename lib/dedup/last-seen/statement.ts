@@ -113,16 +113,21 @@ export function decideStatement(items: readonly StatementItem[]): RawStatement {
   return {
     name: keepsHistory ? "weir_last_seen_decide_v6" : "weir_last_seen_decide_lean_v6",
     text: keepsHistory ? DECIDE_SQL : DECIDE_WITHOUT_HISTORY_SQL,
-    values: [
-      items.map((i) => i.serviceId),
-      items.map((i) => i.messageId),
-      items.map((i) => i.hash),
-      items.map((i) => i.hashVersion),
-      items.map((i) => (i.historyDepth > 0 ? i.payloadText : null)),
-      items.map((i) => i.historyDepth),
-      items.map((i) => i.ref),
-    ],
+    values: columnsOf(items),
   };
+}
+
+/** The items as the column arrays both batch forms take: keys, hashes (hex), settings versions, payloads, depths, refs. */
+function columnsOf(items: readonly StatementItem[]): unknown[][] {
+  return [
+    items.map((i) => i.serviceId),
+    items.map((i) => i.messageId),
+    items.map((i) => i.hash),
+    items.map((i) => i.hashVersion),
+    items.map((i) => (i.historyDepth > 0 ? i.payloadText : null)),
+    items.map((i) => i.historyDepth),
+    items.map((i) => i.ref),
+  ];
 }
 
 /**
@@ -143,6 +148,20 @@ export function decideOneStatement(item: StatementItem): RawStatement {
     name: "weir_last_seen_decide_one_v6",
     text: call("decode($8, 'hex'), $9, $10"),
     values: [...asked, item.stored.hash, item.stored.hashVersion, item.stored.upgrade],
+  };
+}
+
+/**
+ * The checks of one shard (distinct keys) as one call of weir_last_seen_decide_shard_v1
+ * (db/queries/last-seen-decide-shard-sql.ts): on Citus it runs on the worker holding the shard,
+ * each item through the one-key function. Rows as the batch statement's, by position.
+ */
+export function decideShardStatement(items: readonly StatementItem[]): RawStatement {
+  return {
+    name: "weir_last_seen_decide_shard_v1",
+    text: `select ord, version, decision, last_changed, first_ref
+      from weir_last_seen_decide_shard_v1($1, $2, $3, $4, $5, $6, $7, $8)`,
+    values: [...columnsOf(items), items[0]!.messageId],
   };
 }
 

@@ -1,0 +1,120 @@
+import { drizzle } from "drizzle-orm/node-postgres";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import * as schema from "@/db/schema";
+import { checkMany } from "@/lib/dedup/last-seen/check";
+import { splitIntoRounds } from "@/lib/dedup/last-seen/decide";
+import { createService } from "@/test/factories";
+import { createTestDatabase, type TestDatabase } from "./citus-test-db";
+import { isRouterPlan, planOf, recordingDb } from "./recording-db";
+import { remoteCommandsPool, twoPhaseCommits, twoPhaseRecords } from "./remote-commands";
+
+let store: TestDatabase;
+let logged: ReturnType<typeof remoteCommandsPool>;
+
+beforeAll(async () => {
+  store = await createTestDatabase();
+  logged = remoteCommandsPool(store.url);
+});
+afterAll(() => logged.pool.end());
+
+const DECIDE_CALLS = new Set(["weir_last_seen_decide_shard_v1", "weir_last_seen_decide_one_plain_v6"]);
+
+async function shardCount(keys: readonly string[]): Promise<number> {
+  const { rows } = await store.pool!.query<{ n: number }>(
+    "select count(distinct get_shard_id_for_distribution_column('last_seen', k))::int as n from unnest($1::text[]) as k",
+    [keys],
+  );
+  return rows[0]!.n;
+}
+
+/** Runs a batch of checks on a pool that logs what the coordinator sends the workers; answers what weir sent and what went on. */
+async function checkLogged(items: Parameters<typeof checkMany>[1]) {
+  const { db, sent } = recordingDb(logged.pool);
+  logged.commands.length = 0;
+  const before = await twoPhaseRecords(store.pool!);
+  const outcomes = await checkMany(db, items);
+  return {
+    outcomes,
+    calls: sent.filter((statement) => DECIDE_CALLS.has(statement.name)),
+    workerCalls: logged.commands.filter((command) => /weir_last_seen_decide_(shard_v1|v5)\(/.test(command)),
+    prepared: twoPhaseCommits(logged.commands),
+    records: (await twoPhaseRecords(store.pool!)) - before,
+  };
+}
+
+describe("a batch of checks on Citus leaves in one call per shard", () => {
+  it("N distinct keys over K shards: K calls from weir, K delegated calls to the workers, no two-phase commit", async () => {
+    const serviceId = await createService(store.db);
+    const keys = Array.from({ length: 40 }, (_, i) => `sb-${i}`);
+    const shards = await shardCount(keys);
+    expect(shards).toBeGreaterThan(1);
+    expect(shards).toBeLessThan(keys.length);
+
+    const first = await checkLogged(keys.map((messageId) => ({ serviceId, messageId, payload: { v: 1 } })));
+    expect(first.outcomes.map((o) => o.decision)).toEqual(keys.map(() => "new"));
+    expect(first.calls).toHaveLength(shards);
+    expect(first.workerCalls).toHaveLength(shards);
+    expect(first.prepared).toEqual([]);
+    expect(first.records).toBe(0);
+    for (const call of first.calls) expect(isRouterPlan(await planOf(store.pool!, call))).toBe(true);
+
+    // Duplicates and changes mixed, with the refs and versions the one-key function answers.
+    const again = await checkLogged(keys.map((messageId, i) => ({ serviceId, messageId, payload: { v: i % 2 }, ref: `r-${i}` })));
+    expect(again.outcomes.map((o) => [o.decision, o.version])).toEqual(keys.map((_, i) => (i % 2 === 1 ? ["duplicate", 1] : ["changed", 2])));
+    expect(again.outcomes.filter((o) => o.decision === "duplicate").map((o) => o.firstRef)).toEqual(keys.filter((_, i) => i % 2 === 1).map(() => null));
+    expect(again.calls).toHaveLength(shards);
+    expect(again.prepared).toEqual([]);
+  });
+
+  it("items sharing a key keep their order: one round of distinct keys after another, each round one call per shard", async () => {
+    const serviceId = await createService(store.db);
+    const items = [
+      { messageId: "o-a", v: "A" },
+      { messageId: "o-b", v: "1" },
+      { messageId: "o-a", v: "A" },
+      { messageId: "o-a", v: "B" },
+      { messageId: "o-c", v: "1" },
+      { messageId: "o-a", v: "A" },
+      { messageId: "o-b", v: "1" },
+      { messageId: "o-d", v: "1" },
+    ].map(({ messageId, v }) => ({ serviceId, messageId, payload: { v } }));
+    const { outcomes, calls, prepared } = await checkLogged(items);
+    expect(outcomes.map((o) => `${o.messageId}:${o.decision}:${o.version}`)).toEqual([
+      "o-a:new:1",
+      "o-b:new:1",
+      "o-a:duplicate:1",
+      "o-a:changed:2",
+      "o-c:new:1",
+      "o-a:changed:3",
+      "o-b:duplicate:1",
+      "o-d:new:1",
+    ]);
+    let expected = 0;
+    for (const round of splitIntoRounds(items)) expected += await shardCount(round.map((i) => items[i]!.messageId));
+    expect(calls).toHaveLength(expected);
+    expect(prepared).toEqual([]);
+  });
+
+  it("concurrent batches of the same keys in other orders: no deadlock, each key new once, the others duplicates of it", async () => {
+    const serviceId = await createService(store.db);
+    // Many keys per shard, half the batches in reverse: taken in the order given, their row locks
+    // crossed ("distributed deadlock" at 400 keys, not at 120).
+    const keys = Array.from({ length: 400 }, (_, i) => `cc-${i}`);
+    const orders = Array.from({ length: 8 }, (_, n) => (n % 2 === 0 ? keys : [...keys].reverse()));
+    const batches = await Promise.all(orders.map((order) => checkMany(store.db, order.map((messageId) => ({ serviceId, messageId, payload: { same: true } })))));
+    for (const key of keys) {
+      const answers = batches.flat().filter((o) => o.messageId === key);
+      expect(answers.map((o) => o.decision).sort()).toEqual([...Array.from({ length: 7 }, () => "duplicate"), "new"]);
+      expect(new Set(answers.map((o) => `${o.version}@${o.acceptedAt.toISOString()}`)).size).toBe(1);
+    }
+  });
+
+  it("inside a caller's transaction a batch decides the same (the call is not delegated there)", async () => {
+    const serviceId = await createService(store.db);
+    const db = drizzle({ client: store.pool!, schema });
+    const outcomes = await db.transaction((tx) =>
+      checkMany(tx, ["t-1", "t-2", "t-3", "t-1"].map((messageId, i) => ({ serviceId, messageId, payload: { i: i === 3 ? 0 : i } }))),
+    );
+    expect(outcomes.map((o) => o.decision)).toEqual(["new", "new", "new", "duplicate"]);
+  });
+});
