@@ -51,9 +51,13 @@ export async function createCitusDatabase(ports: CitusPorts, name: string): Prom
   return urlOf(ports.coordinator, name);
 }
 
-/** A Citus database with weir's migrations applied: migrate distributes the tables itself. */
-export async function createMigratedCitusDatabase(ports: CitusPorts, name: string): Promise<string> {
+/**
+ * A Citus database with weir's migrations applied: migrate distributes the tables itself, with
+ * `shardCount` shards when given (set on the database before the first migration, as docs/citus.md says).
+ */
+export async function createMigratedCitusDatabase(ports: CitusPorts, name: string, shardCount?: number): Promise<string> {
   const url = await createCitusDatabase(ports, name);
+  if (shardCount !== undefined) await exec(ports.coordinator, name, `alter database "${name}" set citus.shard_count = ${Number(shardCount)}`);
   const pool = new pg.Pool({ connectionString: url, max: 1 });
   try {
     await migratePostgres(pool);
@@ -94,8 +98,8 @@ export class CitusCluster {
     return [this.coordinator, ...this.workers];
   }
 
-  createDatabase(name: string): Promise<string> {
-    return createMigratedCitusDatabase(this.ports, name);
+  createDatabase(name: string, shardCount?: number): Promise<string> {
+    return createMigratedCitusDatabase(this.ports, name, shardCount);
   }
 
   /** Starts one more node with the cluster's settings; it is no part of the cluster until addWorker. */
