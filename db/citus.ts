@@ -1,6 +1,7 @@
 import { JOURNAL_APPEND_FUNCTION } from "./queries/journal-append-sql";
 import { LAST_SEEN_DECIDE_SHARD_FUNCTION } from "./queries/last-seen-decide-shard-sql";
 import { STATS_FLUSH_FUNCTION } from "./queries/stats-flush-sql";
+import { WINDOW_CLAIM_SHARD_FUNCTION } from "./queries/window-claim-shard-sql";
 import { runRaw, type RawStatement } from "./raw";
 import type { DbOrTx } from "./types";
 
@@ -71,7 +72,7 @@ export const REFERENCE_TABLES: readonly string[] = [
   "security_events",
 ];
 
-/** The one-key functions (the decisions; the journal's append and the checks of one shard), each run beside the shard of its key. */
+/** The one-key functions (the decisions; the journal's append, the checks and the claims of one shard), each run beside the shard of its key. */
 export const DISTRIBUTED_FUNCTIONS: readonly { signature: string; argument: string; colocateWith: string }[] = [
   { signature: "weir_last_seen_decide_v3(text, text, bytea, int, text, int, bytea, int)", argument: "p_message_id", colocateWith: "last_seen" },
   { signature: "weir_last_seen_decide_v4(text, text, bytea, int, text, int, bytea, int, boolean)", argument: "p_message_id", colocateWith: "last_seen" },
@@ -79,6 +80,7 @@ export const DISTRIBUTED_FUNCTIONS: readonly { signature: string; argument: stri
   { signature: LAST_SEEN_DECIDE_SHARD_FUNCTION.signature, argument: "p_message_id", colocateWith: "last_seen" },
   { signature: "weir_window_claim_v2(text, text, int)", argument: "p_message_id", colocateWith: "window_records" },
   { signature: "weir_window_claim_v3(text, text, int, text)", argument: "p_message_id", colocateWith: "window_records" },
+  { signature: WINDOW_CLAIM_SHARD_FUNCTION.signature, argument: "p_message_id", colocateWith: "window_records" },
   { signature: "weir_window_release(text, text, int, timestamp with time zone, timestamp with time zone)", argument: "p_message_id", colocateWith: "window_records" },
   { signature: "weir_idempotency_begin(text, text, bytea, int, int)", argument: "p_key", colocateWith: "idempotency_keys" },
   { signature: "weir_idempotency_begin_v2(text, text, bytea, int, int, text)", argument: "p_key", colocateWith: "idempotency_keys" },
@@ -94,6 +96,7 @@ export const CITUS_ONLY_FUNCTIONS: readonly { signature: string; create: string 
   JOURNAL_APPEND_FUNCTION,
   STATS_FLUSH_FUNCTION,
   LAST_SEEN_DECIDE_SHARD_FUNCTION,
+  WINDOW_CLAIM_SHARD_FUNCTION,
 ];
 
 const HAS_CITUS = "select exists (select 1 from pg_extension where extname = 'citus') as citus";

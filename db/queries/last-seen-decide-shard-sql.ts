@@ -1,3 +1,5 @@
+import { perItemInKeyOrder } from "./per-item-sql";
+
 /**
  * On Citus, the checks of one shard in one call: a function distributed by its last argument (a
  * key of the batch; every item is of that key's shard). Called outside a transaction it runs on
@@ -7,8 +9,7 @@
  * check calls, so a batch decides exactly as one-key calls would: same compare-and-swap, same
  * `stale` answer, same lost race (no row for that item: a concurrent check committed the same
  * hash, read afterwards as with one key). Keys are distinct (one round, see splitIntoRounds) and
- * taken in key order, so concurrent calls lock rows in one order. Rows come back by position
- * (`ord`, 1-based) like the batch statement's.
+ * taken in key order. Rows come back by position (`ord`) like the batch statement's.
  */
 export const LAST_SEEN_DECIDE_SHARD_FUNCTION = {
   signature: "weir_last_seen_decide_shard_v1(text[], text[], text[], integer[], text[], integer[], text[], text)",
@@ -17,17 +18,11 @@ export const LAST_SEEN_DECIDE_SHARD_FUNCTION = {
   p_payloads text[], p_history_depths integer[], p_refs text[], p_message_id text
 ) returns table (ord integer, version bigint, decision text, last_changed timestamptz, first_ref text)
 language plpgsql as $fn$
-#variable_conflict use_column
-declare
-  i integer;
-begin
-  for i in
-    select u.n from unnest(p_service_ids, p_message_ids) with ordinality as u(service_id, message_id, n)
-    order by u.service_id, u.message_id
-  loop
-    return query select i, d.version, d.decision, d.last_changed, d.first_ref
-      from weir_last_seen_decide_v5(p_service_ids[i], p_message_ids[i], decode(p_hashes[i], 'hex'), p_hash_versions[i],
-        p_payloads[i], p_history_depths[i], null, null, false, p_refs[i]) d;
-  end loop;
-end $fn$`,
+${perItemInKeyOrder(
+  ["p_service_ids", "p_message_ids"],
+  `weir_last_seen_decide_v5(p_service_ids[i], p_message_ids[i], decode(p_hashes[i], 'hex'), p_hash_versions[i],
+      p_payloads[i], p_history_depths[i], null, null, false, p_refs[i])`,
+  "d.version, d.decision, d.last_changed, d.first_ref",
+)}
+$fn$`,
 };

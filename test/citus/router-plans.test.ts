@@ -112,7 +112,8 @@ describe("every hot statement is a router plan on Citus (one task, one shard)", 
         { consumerGroup: "g-other", messageId: "c-1" },
       ]);
     });
-    expect(new Set(sent.map((s) => s.name))).toEqual(new Set(["weir_window_claim_one_v4"]));
+    expect(sent[0]!.name).toBe("weir_window_claim_one_v4");
+    for (const { name } of sent) expect(["weir_window_claim_one_v4", "weir_window_claim_shard_v1"]).toContain(name);
   });
 
   it("idempotency begin, complete and release", async () => {

@@ -1,8 +1,10 @@
 import { drizzle } from "drizzle-orm/node-postgres";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import * as schema from "@/db/schema";
+import type { DbOrTx } from "@/db/types";
 import { checkMany } from "@/lib/dedup/last-seen/check";
 import { splitIntoRounds } from "@/lib/dedup/last-seen/decide";
+import { claimMany } from "@/lib/dedup/window/claim";
 import { createService } from "@/test/factories";
 import { createTestDatabase, type TestDatabase } from "./citus-test-db";
 import { isRouterPlan, planOf, recordingDb } from "./recording-db";
@@ -18,29 +20,46 @@ beforeAll(async () => {
 afterAll(() => logged.pool.end());
 
 const DECIDE_CALLS = new Set(["weir_last_seen_decide_shard_v1", "weir_last_seen_decide_one_plain_v6"]);
+const CLAIM_CALLS = new Set(["weir_window_claim_shard_v1", "weir_window_claim_one_v4"]);
 
-async function shardCount(keys: readonly string[]): Promise<number> {
+async function shardCount(keys: readonly string[], table = "last_seen"): Promise<number> {
   const { rows } = await store.pool!.query<{ n: number }>(
-    "select count(distinct get_shard_id_for_distribution_column('last_seen', k))::int as n from unnest($1::text[]) as k",
-    [keys],
+    "select count(distinct get_shard_id_for_distribution_column($2, k))::int as n from unnest($1::text[]) as k",
+    [keys, table],
   );
   return rows[0]!.n;
 }
 
-/** Runs a batch of checks on a pool that logs what the coordinator sends the workers; answers what weir sent and what went on. */
-async function checkLogged(items: Parameters<typeof checkMany>[1]) {
+/**
+ * Runs `operation` on a pool that logs what the coordinator sends the workers; answers its result, the
+ * calls weir sent whose name is in `calls`, the commands sent to workers that call `functions`, and the
+ * two-phase commits (prepares and new records on any node).
+ */
+async function runLogged<T>(calls: ReadonlySet<string>, functions: RegExp, operation: (db: DbOrTx) => Promise<T>) {
   const { db, sent } = recordingDb(logged.pool);
   logged.commands.length = 0;
   const before = await twoPhaseRecords(store.pool!);
-  const outcomes = await checkMany(db, items);
+  const outcomes = await operation(db);
   return {
     outcomes,
-    calls: sent.filter((statement) => DECIDE_CALLS.has(statement.name)),
-    workerCalls: logged.commands.filter((command) => /weir_last_seen_decide_(shard_v1|v5)\(/.test(command)),
+    calls: sent.filter((statement) => calls.has(statement.name)),
+    workerCalls: logged.commands.filter((command) => functions.test(command)),
     prepared: twoPhaseCommits(logged.commands),
     records: (await twoPhaseRecords(store.pool!)) - before,
   };
 }
+
+/** K routed calls from weir, K delegated calls to the workers, no PREPARE TRANSACTION and no 2PC record on any node. */
+async function expectOneCallPerShard(run: Awaited<ReturnType<typeof runLogged>>, shards: number): Promise<void> {
+  expect(run.calls).toHaveLength(shards);
+  expect(run.workerCalls).toHaveLength(shards);
+  expect(run.prepared).toEqual([]);
+  expect(run.records).toBe(0);
+  for (const call of run.calls) expect(isRouterPlan(await planOf(store.pool!, call))).toBe(true);
+}
+
+const checkLogged = (items: Parameters<typeof checkMany>[1]) => runLogged(DECIDE_CALLS, /weir_last_seen_decide_(shard_v1|v5)\(/, (db) => checkMany(db, items));
+const claimLogged = (items: Parameters<typeof claimMany>[1]) => runLogged(CLAIM_CALLS, /weir_window_claim_(shard_v1|v3)\(/, (db) => claimMany(db, items));
 
 describe("a batch of checks on Citus leaves in one call per shard", () => {
   it("N distinct keys over K shards: K calls from weir, K delegated calls to the workers, no two-phase commit", async () => {
@@ -50,18 +69,15 @@ describe("a batch of checks on Citus leaves in one call per shard", () => {
     expect(shards).toBeGreaterThan(1);
     expect(shards).toBeLessThan(keys.length);
 
-    const first = await checkLogged(keys.map((messageId) => ({ serviceId, messageId, payload: { v: 1 } })));
+    const first = await checkLogged(keys.map((messageId, i) => ({ serviceId, messageId, payload: { v: 1 }, ref: `r-${i}` })));
     expect(first.outcomes.map((o) => o.decision)).toEqual(keys.map(() => "new"));
-    expect(first.calls).toHaveLength(shards);
-    expect(first.workerCalls).toHaveLength(shards);
-    expect(first.prepared).toEqual([]);
-    expect(first.records).toBe(0);
-    for (const call of first.calls) expect(isRouterPlan(await planOf(store.pool!, call))).toBe(true);
+    await expectOneCallPerShard(first, shards);
 
     // Duplicates and changes mixed, with the refs and versions the one-key function answers.
-    const again = await checkLogged(keys.map((messageId, i) => ({ serviceId, messageId, payload: { v: i % 2 }, ref: `r-${i}` })));
-    expect(again.outcomes.map((o) => [o.decision, o.version])).toEqual(keys.map((_, i) => (i % 2 === 1 ? ["duplicate", 1] : ["changed", 2])));
-    expect(again.outcomes.filter((o) => o.decision === "duplicate").map((o) => o.firstRef)).toEqual(keys.filter((_, i) => i % 2 === 1).map(() => null));
+    const again = await checkLogged(keys.map((messageId, i) => ({ serviceId, messageId, payload: { v: i % 2 } })));
+    expect(again.outcomes.map((o) => [o.decision, o.version, o.firstRef])).toEqual(
+      keys.map((_, i) => (i % 2 === 1 ? ["duplicate", 1, `r-${i}`] : ["changed", 2, undefined])),
+    );
     expect(again.calls).toHaveLength(shards);
     expect(again.prepared).toEqual([]);
   });
@@ -116,5 +132,32 @@ describe("a batch of checks on Citus leaves in one call per shard", () => {
       checkMany(tx, ["t-1", "t-2", "t-3", "t-1"].map((messageId, i) => ({ serviceId, messageId, payload: { i: i === 3 ? 0 : i } }))),
     );
     expect(outcomes.map((o) => o.decision)).toEqual(["new", "new", "new", "duplicate"]);
+  });
+});
+
+describe("a batch of claims on Citus leaves in one call per shard", () => {
+  it("N distinct keys over K shards: K calls, K delegated calls, no two-phase commit; duplicates answer the first ref and window", async () => {
+    const keys = Array.from({ length: 40 }, (_, i) => `cl-${i}`);
+    const shards = await shardCount(keys, "window_records");
+    const first = await claimLogged(keys.map((messageId, i) => ({ consumerGroup: "g-sb", messageId, ref: `r-${i}` })));
+    expect(first.outcomes.map((o) => o.decision)).toEqual(keys.map(() => "new"));
+    await expectOneCallPerShard(first, shards);
+
+    const again = await claimLogged(keys.map((messageId) => ({ consumerGroup: "g-sb", messageId })));
+    expect(again.outcomes.map((o) => [o.messageId, o.decision, o.firstRef, o.windowStartedAt])).toEqual(
+      first.outcomes.map((o, i) => [o.messageId, "duplicate", `r-${i}`, o.windowStartedAt]),
+    );
+    expect(again.calls).toHaveLength(shards);
+  });
+
+  it("items sharing a key keep their order within the batch", async () => {
+    const items = ["x", "y", "x", "z", "x", "y"].map((messageId) => ({ consumerGroup: "g-sb-order", messageId }));
+    const { outcomes, calls } = await claimLogged(items);
+    expect(outcomes.map((o) => `${o.messageId}:${o.decision}`)).toEqual(["x:new", "y:new", "x:duplicate", "z:new", "x:duplicate", "y:duplicate"]);
+    let expected = 0;
+    for (const round of splitIntoRounds(items.map((i) => ({ serviceId: i.consumerGroup, messageId: i.messageId })))) {
+      expected += await shardCount(round.map((i) => items[i]!.messageId), "window_records");
+    }
+    expect(calls).toHaveLength(expected);
   });
 });

@@ -99,6 +99,21 @@ export function claimOneStatement(item: ClaimKey, defaultTtlSeconds: number): Ra
 }
 
 /**
+ * The claims of one shard (distinct keys) as one call of weir_window_claim_shard_v1
+ * (db/queries/window-claim-shard-sql.ts): on Citus it runs on the worker holding the shard, each
+ * item through the one-key function. Rows by position (`ord`, 1-based), without their keys.
+ */
+export function claimShardStatement(items: readonly ClaimKey[], defaultTtlSeconds: number): RawStatement {
+  return {
+    name: "weir_window_claim_shard_v1",
+    text: `select c.ord, c.ttl_seconds, c.claimed, c.late_by_seconds, ${epochMillis("c.window_started_at")} as window_started_at,
+      case when c.claimed then null else c.first_ref end as first_ref
+      from weir_window_claim_shard_v1($1, $2, $3, $4, $5) c`,
+    values: [items.map((i) => i.consumerGroup), items.map((i) => i.messageId), defaultTtlSeconds, items.map((i) => i.ref ?? null), items[0]!.messageId],
+  };
+}
+
+/**
  * Restarts the windows of live records in sliding groups: the duplicates the batch claim statement
  * marked `slides`. Locks the records in key order first, so two batches sliding the same keys wait
  * for each other instead of deadlocking; a record that expired or was released meanwhile is left.

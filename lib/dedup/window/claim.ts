@@ -3,8 +3,8 @@ import { runRaw } from "@/db/raw";
 import type { DbOrTx } from "@/db/types";
 import { asStoreError } from "@/db/unavailable";
 import { decided } from "@/lib/telemetry/decisions";
-import { forEachLimited, ROUTED_CONCURRENCY } from "../routed";
-import { claimOneStatement, claimStatement, slideStatement, windowStartsStatement, type ClaimKey, type ClaimRow } from "./claim-statement";
+import { claimByShard } from "./claim-by-shard";
+import { claimStatement, slideStatement, windowStartsStatement, type ClaimKey, type ClaimRow } from "./claim-statement";
 import { defaultTtlSeconds } from "./default-ttl";
 import { splitRounds } from "./rounds";
 
@@ -77,11 +77,12 @@ export async function claimDistinctCounted(db: DbOrTx, items: readonly ClaimKey[
 }
 
 async function claimDistinct(db: DbOrTx, keys: readonly ClaimKey[], ttl: number): Promise<ClaimOutcome[]> {
-  // On Citus an array of keys spans every shard: one routed statement per key instead.
+  // On Citus an array of keys spans every shard: one call per shard instead.
   if (await isCitus(db)) {
-    return forEachLimited(keys, ROUTED_CONCURRENCY, async (key) => {
-      const [row] = await runRaw<ClaimRow>(db, claimOneStatement(key, ttl));
-      return toOutcome(row!);
+    const rows = await claimByShard(db, keys, ttl);
+    return keys.map((key, index) => {
+      if (!rows[index]) throw new Error(`claim call returned no row for item ${index}`);
+      return toOutcome(rows[index]);
     });
   }
   const rows = await runRaw<ClaimRow>(db, claimStatement(keys, ttl));
