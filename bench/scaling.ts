@@ -3,10 +3,10 @@
  * and two workers, private clusters on this machine). Two loads, each over 10,000 keys with two
  * payload variants (duplicates and changes mixed):
  * - single: 64 concurrent callers submitting single checks through the check coalescer (what
- *   the HTTP API runs); on Citus a coalesced batch leaves in one call per shard;
+ *   the HTTP API runs); on Citus a coalesced batch leaves in one call per worker;
  * - batch: 16 callers each checking batches of 20 keys (checkMany, what a batch request runs).
  * On one box Citus cannot win (three servers share the cores, every check crosses two hops);
- * the point is that it routes and that batches merge per shard.
+ * the point is that it routes and that batches merge per worker.
  * `--shards 8,32` measures Citus once per shard count (a database each, the count set before
  * its first migration, as docs/citus.md tells an operator); default 8, the test cluster's.
  * Run: npx tsx bench/scaling.ts [--seconds N] [--quick] [--shards 8,32]. Never fails on timing.

@@ -1,7 +1,7 @@
 import { JOURNAL_APPEND_FUNCTION } from "./queries/journal-append-sql";
-import { LAST_SEEN_DECIDE_SHARD_FUNCTION } from "./queries/last-seen-decide-shard-sql";
+import { LAST_SEEN_DECIDE_ON_NODE_FUNCTION } from "./queries/last-seen-decide-on-node-sql";
 import { STATS_FLUSH_FUNCTION } from "./queries/stats-flush-sql";
-import { WINDOW_CLAIM_SHARD_FUNCTION } from "./queries/window-claim-shard-sql";
+import { WINDOW_CLAIM_ON_NODE_FUNCTION } from "./queries/window-claim-on-node-sql";
 import { runRaw, type RawStatement } from "./raw";
 import type { DbOrTx } from "./types";
 
@@ -72,15 +72,18 @@ export const REFERENCE_TABLES: readonly string[] = [
   "security_events",
 ];
 
-/** The one-key functions (the decisions; the journal's append, the checks and the claims of one shard), each run beside the shard of its key. */
+/**
+ * The one-key functions (the decisions; the journal's append of one shard; the checks and the claims
+ * of one worker), each run beside the shard of its key.
+ */
 export const DISTRIBUTED_FUNCTIONS: readonly { signature: string; argument: string; colocateWith: string }[] = [
   { signature: "weir_last_seen_decide_v3(text, text, bytea, int, text, int, bytea, int)", argument: "p_message_id", colocateWith: "last_seen" },
   { signature: "weir_last_seen_decide_v4(text, text, bytea, int, text, int, bytea, int, boolean)", argument: "p_message_id", colocateWith: "last_seen" },
   { signature: "weir_last_seen_decide_v5(text, text, bytea, int, text, int, bytea, int, boolean, text)", argument: "p_message_id", colocateWith: "last_seen" },
-  { signature: LAST_SEEN_DECIDE_SHARD_FUNCTION.signature, argument: "p_message_id", colocateWith: "last_seen" },
+  { signature: LAST_SEEN_DECIDE_ON_NODE_FUNCTION.signature, argument: "p_message_id", colocateWith: "last_seen" },
   { signature: "weir_window_claim_v2(text, text, int)", argument: "p_message_id", colocateWith: "window_records" },
   { signature: "weir_window_claim_v3(text, text, int, text)", argument: "p_message_id", colocateWith: "window_records" },
-  { signature: WINDOW_CLAIM_SHARD_FUNCTION.signature, argument: "p_message_id", colocateWith: "window_records" },
+  { signature: WINDOW_CLAIM_ON_NODE_FUNCTION.signature, argument: "p_message_id", colocateWith: "window_records" },
   { signature: "weir_window_release(text, text, int, timestamp with time zone, timestamp with time zone)", argument: "p_message_id", colocateWith: "window_records" },
   { signature: "weir_idempotency_begin(text, text, bytea, int, int)", argument: "p_key", colocateWith: "idempotency_keys" },
   { signature: "weir_idempotency_begin_v2(text, text, bytea, int, int, text)", argument: "p_key", colocateWith: "idempotency_keys" },
@@ -95,8 +98,8 @@ export const DISTRIBUTED_FUNCTIONS: readonly { signature: string; argument: stri
 export const CITUS_ONLY_FUNCTIONS: readonly { signature: string; create: string }[] = [
   JOURNAL_APPEND_FUNCTION,
   STATS_FLUSH_FUNCTION,
-  LAST_SEEN_DECIDE_SHARD_FUNCTION,
-  WINDOW_CLAIM_SHARD_FUNCTION,
+  LAST_SEEN_DECIDE_ON_NODE_FUNCTION,
+  WINDOW_CLAIM_ON_NODE_FUNCTION,
 ];
 
 const HAS_CITUS = "select exists (select 1 from pg_extension where extname = 'citus') as citus";
@@ -145,7 +148,7 @@ export async function distributeForCitus(client: Queryable): Promise<void> {
 // Per driver client (a pool, or the connection of a transaction): asked once, remembered.
 const known = new WeakMap<object, Promise<boolean>>();
 
-/** True when `db` runs on a Citus coordinator: hot statements then go one shard at a time. */
+/** True when `db` runs on a Citus coordinator: hot statements then go one shard or one worker at a time. */
 export function isCitus(db: DbOrTx): Promise<boolean> {
   const client = (db as unknown as { session: { client: Queryable } }).session.client;
   let answer = known.get(client);
@@ -160,17 +163,36 @@ export function isCitus(db: DbOrTx): Promise<boolean> {
 
 const SHARD_OF_SQL = "select get_shard_id_for_distribution_column($1::regclass, k) as shard from unnest($2::text[]) with ordinality as u(k, i) order by i";
 
+// The node group holding each value's shard (one placement per shard: weir's replication factor is 1).
+const NODE_OF_SQL = `select (select min(p.groupid) from pg_dist_placement p where p.shardid = get_shard_id_for_distribution_column($1::regclass, k)) as node
+  from unnest($2::text[]) with ordinality as u(k, i) order by i`;
+
 /**
  * Groups `items` by the shard of their distribution value in `table`, each group in the items'
  * order: what a caller sends as one call per shard, so that no write spans two workers.
  */
-export async function groupByShard<T>(db: DbOrTx, table: string, items: readonly T[], valueOf: (item: T) => string): Promise<T[][]> {
-  const rows = await runRaw<{ shard: string }>(db, { name: "weir_shard_of_v1", text: SHARD_OF_SQL, values: [table, items.map(valueOf)] });
+export function groupByShard<T>(db: DbOrTx, table: string, items: readonly T[], valueOf: (item: T) => string): Promise<T[][]> {
+  return groupBy(db, { name: "weir_shard_of_v1", text: SHARD_OF_SQL, values: [table, items.map(valueOf)] }, "shard", items);
+}
+
+/**
+ * Groups `items` by the worker holding the shard of their distribution value in `table`: a call
+ * delegated by any item of a group runs on that worker, where every item's shard is local. A
+ * shard that moves meanwhile is reached from there (then a two-phase commit that worker runs).
+ */
+export function groupByNode<T>(db: DbOrTx, table: string, items: readonly T[], valueOf: (item: T) => string): Promise<T[][]> {
+  return groupBy(db, { name: "weir_node_of_v1", text: NODE_OF_SQL, values: [table, items.map(valueOf)] }, "node", items);
+}
+
+/** Groups `items` by the `column` that `lookup` answers for each (a row per item, in order), in the items' order. */
+async function groupBy<T>(db: DbOrTx, lookup: RawStatement, column: string, items: readonly T[]): Promise<T[][]> {
+  const rows = await runRaw<Record<string, string>>(db, lookup);
   const groups = new Map<string, T[]>();
   rows.forEach((row, i) => {
-    const group = groups.get(row.shard);
+    const where = String(row[column]);
+    const group = groups.get(where);
     if (group) group.push(items[i]!);
-    else groups.set(row.shard, [items[i]!]);
+    else groups.set(where, [items[i]!]);
   });
   return [...groups.values()];
 }

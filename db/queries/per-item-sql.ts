@@ -1,5 +1,5 @@
 /**
- * The body of a per-shard call (last-seen-decide-shard-sql.ts, window-claim-shard-sql.ts): a
+ * The body of a per-worker call (last-seen-decide-on-node-sql.ts, window-claim-on-node-sql.ts): a
  * one-key function's `call` (aliased `d`, over item `i` of the arrays) run once per item, taken
  * in the order of the two key arrays so that concurrent calls lock rows in one order; each row
  * answered with the item's position (`ord`, 1-based) and `columns` of `d`.

@@ -1,10 +1,10 @@
-import { groupByShard } from "@/db/citus";
+import { groupByNode } from "@/db/citus";
 import type { DbOrTx } from "@/db/types";
 import { setting } from "@/lib/config";
 
 /**
  * Routed calls of a batch in flight at once on Citus (WEIR_ROUTED_CONCURRENCY, default
- * half the pool): each holds a pool connection while its shard works, so a batch
+ * half the pool): each holds a pool connection while its worker works, so a batch
  * overlaps its round trips (measured: 4 gave 413 checks/s, 16 gave 1,007 on
  * bench/scaling.ts). Inside a transaction they queue on its one connection.
  */
@@ -25,14 +25,16 @@ export async function forEachLimited<I, O>(items: readonly I[], limit: number, f
 }
 
 /**
- * Citus: items with distinct keys grouped by the shard of their distribution value in `table`
- * (groupByShard, as the journal's append and the stats flush do), one call per shard, the
- * shards' calls at once (at most ROUTED_CONCURRENCY). A shard's call runs beside its shard and
- * commits there; an array of every key would span all shards and commit with two-phase commit.
- * One item goes without asking for its shard first. `call` answers rows by position in its group
- * (`ord`, 1-based); they come back by position in `items`.
+ * Citus: items with distinct keys grouped by the worker holding the shard of their distribution
+ * value in `table` (groupByNode: the journal's and the stats' lookup, taken to the worker), one
+ * call per worker, the workers' calls at once (at most ROUTED_CONCURRENCY). A call runs on its
+ * worker and commits there; an array of every key would span all shards and commit with two-phase
+ * commit. Per worker rather than per shard: a batch of 20 spreads over about 15 of 32 shards but
+ * over every worker only once (docs/citus.md, "The shard count"). One item goes without asking
+ * where it is first. `call` answers rows by position in its group (`ord`, 1-based); they come
+ * back by position in `items`.
  */
-export async function callByShard<I, R extends { ord: number }>(
+export async function callByNode<I, R extends { ord: number }>(
   db: DbOrTx,
   table: string,
   items: readonly I[],
@@ -41,7 +43,7 @@ export async function callByShard<I, R extends { ord: number }>(
 ): Promise<R[]> {
   if (items.length === 1) return call([items[0]!]);
   const positions = items.map((item, index) => ({ item, ord: index + 1 }));
-  const groups = await groupByShard(db, table, positions, (p) => valueOf(p.item));
+  const groups = await groupByNode(db, table, positions, (p) => valueOf(p.item));
   const answered = await forEachLimited(groups, ROUTED_CONCURRENCY, async (group) => {
     const rows = await call(group.map((p) => p.item));
     for (const row of rows) row.ord = group[row.ord - 1]!.ord;

@@ -38,8 +38,8 @@ async function assertRouted(operation: (db: ReturnType<typeof recordingDb>["db"]
   const { db, sent: all } = recordingDb(store.pool!);
   await operation(db);
   // Hot statements are the named ones; the service-settings read (a reference table) is drizzle's.
-  // A batch's shard lookup (weir_shard_of_v1) reads the coordinator's metadata and touches no shard.
-  const sent = all.filter((statement) => statement.name !== "" && !statement.text.includes("pg_extension") && statement.name !== "weir_shard_of_v1");
+  // A batch's lookup of its keys' workers (weir_node_of_v1) reads the coordinator's metadata and touches no shard.
+  const sent = all.filter((statement) => statement.name !== "" && !statement.text.includes("pg_extension") && statement.name !== "weir_node_of_v1");
   expect(sent.length).toBeGreaterThan(0);
   const notRouted: string[] = [];
   for (const statement of sent) {
@@ -62,9 +62,9 @@ describe("every hot statement is a router plan on Citus (one task, one shard)", 
         { serviceId: lean, messageId: "m-3", payload: { a: 3 } },
       ]);
     });
-    // A single check and a shard with one item of a batch: the one-key function; a shard with more: one call for them.
+    // A single check and a worker with one item of a batch: the one-key function; a worker with more: one call for them.
     expect(sent[0]!.name).toBe("weir_last_seen_decide_one_plain_v6");
-    for (const { name } of sent) expect(["weir_last_seen_decide_one_plain_v6", "weir_last_seen_decide_shard_v1"]).toContain(name);
+    for (const { name } of sent) expect(["weir_last_seen_decide_one_plain_v6", "weir_last_seen_decide_on_node_v1"]).toContain(name);
   });
 
   it("a check of a key stored under older hash settings: both asks", async () => {
@@ -113,7 +113,7 @@ describe("every hot statement is a router plan on Citus (one task, one shard)", 
       ]);
     });
     expect(sent[0]!.name).toBe("weir_window_claim_one_v4");
-    for (const { name } of sent) expect(["weir_window_claim_one_v4", "weir_window_claim_shard_v1"]).toContain(name);
+    for (const { name } of sent) expect(["weir_window_claim_one_v4", "weir_window_claim_on_node_v1"]).toContain(name);
   });
 
   it("idempotency begin, complete and release", async () => {

@@ -19,15 +19,18 @@ beforeAll(async () => {
 });
 afterAll(() => logged.pool.end());
 
-const DECIDE_CALLS = new Set(["weir_last_seen_decide_shard_v1", "weir_last_seen_decide_one_plain_v6"]);
-const CLAIM_CALLS = new Set(["weir_window_claim_shard_v1", "weir_window_claim_one_v4"]);
+const DECIDE_CALLS = new Set(["weir_last_seen_decide_on_node_v1", "weir_last_seen_decide_one_plain_v6"]);
+const CLAIM_CALLS = new Set(["weir_window_claim_on_node_v1", "weir_window_claim_one_v4"]);
 
-async function shardCount(keys: readonly string[], table = "last_seen"): Promise<number> {
-  const { rows } = await store.pool!.query<{ n: number }>(
-    "select count(distinct get_shard_id_for_distribution_column($2, k))::int as n from unnest($1::text[]) as k",
+/** How many shards, and how many workers holding them, `keys` land on in `table`. */
+async function spread(keys: readonly string[], table = "last_seen"): Promise<{ shards: number; workers: number }> {
+  const { rows } = await store.pool!.query<{ shards: number; workers: number }>(
+    `select count(distinct s.shard)::int as shards, count(distinct p.groupid)::int as workers
+    from (select get_shard_id_for_distribution_column($2, k) as shard from unnest($1::text[]) as k) s
+    join pg_dist_placement p on p.shardid = s.shard`,
     [keys, table],
   );
-  return rows[0]!.n;
+  return rows[0]!;
 }
 
 /**
@@ -49,40 +52,40 @@ async function runLogged<T>(calls: ReadonlySet<string>, functions: RegExp, opera
   };
 }
 
-/** K routed calls from weir, K delegated calls to the workers, no PREPARE TRANSACTION and no 2PC record on any node. */
-async function expectOneCallPerShard(run: Awaited<ReturnType<typeof runLogged>>, shards: number): Promise<void> {
-  expect(run.calls).toHaveLength(shards);
-  expect(run.workerCalls).toHaveLength(shards);
+/** W routed calls from weir, W delegated calls to the workers, no PREPARE TRANSACTION and no 2PC record on any node. */
+async function expectOneCallPerWorker(run: Awaited<ReturnType<typeof runLogged>>, workers: number): Promise<void> {
+  expect(run.calls).toHaveLength(workers);
+  expect(run.workerCalls).toHaveLength(workers);
   expect(run.prepared).toEqual([]);
   expect(run.records).toBe(0);
   for (const call of run.calls) expect(isRouterPlan(await planOf(store.pool!, call))).toBe(true);
 }
 
-const checkLogged = (items: Parameters<typeof checkMany>[1]) => runLogged(DECIDE_CALLS, /weir_last_seen_decide_(shard_v1|v5)\(/, (db) => checkMany(db, items));
-const claimLogged = (items: Parameters<typeof claimMany>[1]) => runLogged(CLAIM_CALLS, /weir_window_claim_(shard_v1|v3)\(/, (db) => claimMany(db, items));
+const checkLogged = (items: Parameters<typeof checkMany>[1]) => runLogged(DECIDE_CALLS, /weir_last_seen_decide_(on_node_v1|v5)\(/, (db) => checkMany(db, items));
+const claimLogged = (items: Parameters<typeof claimMany>[1]) => runLogged(CLAIM_CALLS, /weir_window_claim_(on_node_v1|v3)\(/, (db) => claimMany(db, items));
 
-describe("a batch of checks on Citus leaves in one call per shard", () => {
-  it("N distinct keys over K shards: K calls from weir, K delegated calls to the workers, no two-phase commit", async () => {
+describe("a batch of checks on Citus leaves in one call per worker", () => {
+  it("N distinct keys over K shards on W workers: W calls from weir, W delegated calls, no two-phase commit", async () => {
     const serviceId = await createService(store.db);
     const keys = Array.from({ length: 40 }, (_, i) => `sb-${i}`);
-    const shards = await shardCount(keys);
-    expect(shards).toBeGreaterThan(1);
-    expect(shards).toBeLessThan(keys.length);
+    const { shards, workers } = await spread(keys);
+    expect(workers).toBe(2);
+    expect(shards).toBeGreaterThan(workers);
 
     const first = await checkLogged(keys.map((messageId, i) => ({ serviceId, messageId, payload: { v: 1 }, ref: `r-${i}` })));
     expect(first.outcomes.map((o) => o.decision)).toEqual(keys.map(() => "new"));
-    await expectOneCallPerShard(first, shards);
+    await expectOneCallPerWorker(first, workers);
 
     // Duplicates and changes mixed, with the refs and versions the one-key function answers.
     const again = await checkLogged(keys.map((messageId, i) => ({ serviceId, messageId, payload: { v: i % 2 } })));
     expect(again.outcomes.map((o) => [o.decision, o.version, o.firstRef])).toEqual(
       keys.map((_, i) => (i % 2 === 1 ? ["duplicate", 1, `r-${i}`] : ["changed", 2, undefined])),
     );
-    expect(again.calls).toHaveLength(shards);
+    expect(again.calls).toHaveLength(workers);
     expect(again.prepared).toEqual([]);
   });
 
-  it("items sharing a key keep their order: one round of distinct keys after another, each round one call per shard", async () => {
+  it("items sharing a key keep their order: one round of distinct keys after another, each round one call per worker", async () => {
     const serviceId = await createService(store.db);
     const items = [
       { messageId: "o-a", v: "A" },
@@ -106,7 +109,7 @@ describe("a batch of checks on Citus leaves in one call per shard", () => {
       "o-d:new:1",
     ]);
     let expected = 0;
-    for (const round of splitIntoRounds(items)) expected += await shardCount(round.map((i) => items[i]!.messageId));
+    for (const round of splitIntoRounds(items)) expected += (await spread(round.map((i) => items[i]!.messageId))).workers;
     expect(calls).toHaveLength(expected);
     expect(prepared).toEqual([]);
   });
@@ -135,19 +138,19 @@ describe("a batch of checks on Citus leaves in one call per shard", () => {
   });
 });
 
-describe("a batch of claims on Citus leaves in one call per shard", () => {
-  it("N distinct keys over K shards: K calls, K delegated calls, no two-phase commit; duplicates answer the first ref and window", async () => {
+describe("a batch of claims on Citus leaves in one call per worker", () => {
+  it("N distinct keys over W workers: W calls, W delegated calls, no two-phase commit; duplicates answer the first ref and window", async () => {
     const keys = Array.from({ length: 40 }, (_, i) => `cl-${i}`);
-    const shards = await shardCount(keys, "window_records");
+    const { workers } = await spread(keys, "window_records");
     const first = await claimLogged(keys.map((messageId, i) => ({ consumerGroup: "g-sb", messageId, ref: `r-${i}` })));
     expect(first.outcomes.map((o) => o.decision)).toEqual(keys.map(() => "new"));
-    await expectOneCallPerShard(first, shards);
+    await expectOneCallPerWorker(first, workers);
 
     const again = await claimLogged(keys.map((messageId) => ({ consumerGroup: "g-sb", messageId })));
     expect(again.outcomes.map((o) => [o.messageId, o.decision, o.firstRef, o.windowStartedAt])).toEqual(
       first.outcomes.map((o, i) => [o.messageId, "duplicate", `r-${i}`, o.windowStartedAt]),
     );
-    expect(again.calls).toHaveLength(shards);
+    expect(again.calls).toHaveLength(workers);
   });
 
   it("items sharing a key keep their order within the batch", async () => {
@@ -156,7 +159,7 @@ describe("a batch of claims on Citus leaves in one call per shard", () => {
     expect(outcomes.map((o) => `${o.messageId}:${o.decision}`)).toEqual(["x:new", "y:new", "x:duplicate", "z:new", "x:duplicate", "y:duplicate"]);
     let expected = 0;
     for (const round of splitIntoRounds(items.map((i) => ({ serviceId: i.consumerGroup, messageId: i.messageId })))) {
-      expected += await shardCount(round.map((i) => items[i]!.messageId), "window_records");
+      expected += (await spread(round.map((i) => items[i]!.messageId), "window_records")).workers;
     }
     expect(calls).toHaveLength(expected);
   });

@@ -18,7 +18,7 @@ describe("window release and sliding windows on Citus", () => {
     await setGroupTtl(store.db, { consumerGroup: group, ttlSeconds: 3600, slide: true, reason: "test", actor });
     const { db, sent: all } = recordingDb(store.pool!);
     const first = await claim(db, { consumerGroup: group, messageId: "c-1" });
-    // 12 keys over 8 shards: some shard gets two, and its call (weir_window_claim_shard_v1) slides c-1 if it is there.
+    // 12 keys over 2 workers: each worker's call (weir_window_claim_on_node_v1) has several, c-1's slides its window.
     const batch = await claimMany(db, Array.from({ length: 12 }, (_, i) => ({ consumerGroup: group, messageId: `c-${i + 1}` })));
     expect(batch[0]).toMatchObject({ decision: "duplicate", windowStartedAt: first.windowStartedAt });
     const { rows } = await store.pool!.query("select claimed_at > $2::timestamptz as slid from window_records where consumer_group = $1 and message_id = 'c-1'", [group, first.windowStartedAt]);
@@ -26,9 +26,9 @@ describe("window release and sliding windows on Citus", () => {
     await releaseClaim(db, { consumerGroup: group, messageId: "c-1" });
     // A fenced release whose claim was superseded: refused (409) after reading the key, still on one shard.
     await expect(releaseClaim(db, { consumerGroup: group, messageId: "c-2", claimedAt: "2020-01-01T00:00:00.000Z" })).rejects.toMatchObject({ status: 409 });
-    // The batch's shard lookup (weir_shard_of_v1) reads the coordinator's metadata and touches no shard.
-    const sent = all.filter((statement) => statement.name !== "" && !statement.text.includes("pg_extension") && statement.name !== "weir_shard_of_v1");
-    expect(new Set(sent.map((s) => s.name))).toEqual(new Set(["weir_window_claim_one_v4", "weir_window_claim_shard_v1", "weir_window_release_v1"]));
+    // The batch's lookup of its keys' workers (weir_node_of_v1) reads the coordinator's metadata and touches no shard.
+    const sent = all.filter((statement) => statement.name !== "" && !statement.text.includes("pg_extension") && statement.name !== "weir_node_of_v1");
+    expect(new Set(sent.map((s) => s.name))).toEqual(new Set(["weir_window_claim_one_v4", "weir_window_claim_on_node_v1", "weir_window_release_v1"]));
     const notRouted: string[] = [];
     for (const statement of sent) if (!isRouterPlan(await planOf(store.pool!, statement))) notRouted.push(statement.name);
     expect(notRouted).toEqual([]);

@@ -7,7 +7,7 @@ import type { PathFilter } from "@/lib/dedup/canonical/path-filter";
 import { hashesNoMoreThan } from "@/lib/dedup/canonical/path-filter-cover";
 import { structuralHash } from "@/lib/dedup/canonical/structural-hash";
 import { forEachLimited, ROUTED_CONCURRENCY } from "../routed";
-import { decideByShard } from "./decide-by-shard";
+import { decideByNode } from "./decide-by-node";
 import { hashSettingsHistory } from "./hash-settings-history";
 import { serviceConfigs } from "./service-config";
 import {
@@ -73,11 +73,11 @@ export function splitIntoRounds<T extends { serviceId: string; messageId: string
 
 /**
  * Decides items whose keys are all distinct: on one PostgreSQL in one statement, on Citus
- * in one call per shard (decideByShard); plus a read per lost race.
+ * in one call per worker (decideByNode); plus a read per lost race.
  */
 export async function decideDistinct(db: DbOrTx, items: readonly HashedCheck[]): Promise<CheckOutcome[]> {
   if (items.length === 0) return [];
-  const rows = (await isCitus(db)) ? await decideByShard(db, items) : await runRaw<DecideRow>(db, decideStatement(items));
+  const rows = (await isCitus(db)) ? await decideByNode(db, items) : await runRaw<DecideRow>(db, decideStatement(items));
   const byPosition = new Array<DecideRow | undefined>(items.length);
   for (const row of rows) byPosition[row.ord - 1] = row;
   const outcomes = new Array<CheckOutcome>(items.length);

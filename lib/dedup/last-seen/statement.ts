@@ -152,15 +152,15 @@ export function decideOneStatement(item: StatementItem): RawStatement {
 }
 
 /**
- * The checks of one shard (distinct keys) as one call of weir_last_seen_decide_shard_v1
- * (db/queries/last-seen-decide-shard-sql.ts): on Citus it runs on the worker holding the shard,
+ * The checks of one worker (distinct keys) as one call of weir_last_seen_decide_on_node_v1
+ * (db/queries/last-seen-decide-on-node-sql.ts): on Citus it runs on the worker holding their shards,
  * each item through the one-key function. Rows as the batch statement's, by position.
  */
-export function decideShardStatement(items: readonly StatementItem[]): RawStatement {
+export function decideOnNodeStatement(items: readonly StatementItem[]): RawStatement {
   return {
-    name: "weir_last_seen_decide_shard_v1",
+    name: "weir_last_seen_decide_on_node_v1",
     text: `select ord, version, decision, last_changed, first_ref
-      from weir_last_seen_decide_shard_v1($1, $2, $3, $4, $5, $6, $7, $8)`,
+      from weir_last_seen_decide_on_node_v1($1, $2, $3, $4, $5, $6, $7, $8)`,
     values: [...columnsOf(items), items[0]!.messageId],
   };
 }

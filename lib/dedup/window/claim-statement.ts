@@ -99,16 +99,16 @@ export function claimOneStatement(item: ClaimKey, defaultTtlSeconds: number): Ra
 }
 
 /**
- * The claims of one shard (distinct keys) as one call of weir_window_claim_shard_v1
- * (db/queries/window-claim-shard-sql.ts): on Citus it runs on the worker holding the shard, each
+ * The claims of one worker (distinct keys) as one call of weir_window_claim_on_node_v1
+ * (db/queries/window-claim-on-node-sql.ts): on Citus it runs on the worker holding their shards, each
  * item through the one-key function. Rows by position (`ord`, 1-based), without their keys.
  */
-export function claimShardStatement(items: readonly ClaimKey[], defaultTtlSeconds: number): RawStatement {
+export function claimOnNodeStatement(items: readonly ClaimKey[], defaultTtlSeconds: number): RawStatement {
   return {
-    name: "weir_window_claim_shard_v1",
+    name: "weir_window_claim_on_node_v1",
     text: `select c.ord, c.ttl_seconds, c.claimed, c.late_by_seconds, ${epochMillis("c.window_started_at")} as window_started_at,
       case when c.claimed then null else c.first_ref end as first_ref
-      from weir_window_claim_shard_v1($1, $2, $3, $4, $5) c`,
+      from weir_window_claim_on_node_v1($1, $2, $3, $4, $5) c`,
     values: [items.map((i) => i.consumerGroup), items.map((i) => i.messageId), defaultTtlSeconds, items.map((i) => i.ref ?? null), items[0]!.messageId],
   };
 }

@@ -3,7 +3,7 @@ import { runRaw } from "@/db/raw";
 import type { DbOrTx } from "@/db/types";
 import { asStoreError } from "@/db/unavailable";
 import { decided } from "@/lib/telemetry/decisions";
-import { claimByShard } from "./claim-by-shard";
+import { claimByNode } from "./claim-by-node";
 import { claimStatement, slideStatement, windowStartsStatement, type ClaimKey, type ClaimRow } from "./claim-statement";
 import { defaultTtlSeconds } from "./default-ttl";
 import { splitRounds } from "./rounds";
@@ -77,9 +77,9 @@ export async function claimDistinctCounted(db: DbOrTx, items: readonly ClaimKey[
 }
 
 async function claimDistinct(db: DbOrTx, keys: readonly ClaimKey[], ttl: number): Promise<ClaimOutcome[]> {
-  // On Citus an array of keys spans every shard: one call per shard instead.
+  // On Citus an array of keys spans every shard: one call per worker instead.
   if (await isCitus(db)) {
-    const rows = await claimByShard(db, keys, ttl);
+    const rows = await claimByNode(db, keys, ttl);
     return keys.map((key, index) => {
       if (!rows[index]) throw new Error(`claim call returned no row for item ${index}`);
       return toOutcome(rows[index]);

@@ -1,16 +1,16 @@
 import { perItemInKeyOrder } from "./per-item-sql";
 
 /**
- * On Citus, the claims of one shard in one call, like the checks' (last-seen-decide-shard-sql.ts):
- * a function distributed by its last argument (a key of the batch, every item of that key's
- * shard), run on the worker holding the shard, one local commit. Each item is claimed by
+ * On Citus, the claims of one worker in one call, like the checks' (last-seen-decide-on-node-sql.ts):
+ * a function distributed by its last argument (a key of the batch; every item's shard is on the
+ * worker holding that key's), run on that worker, one local commit. Each item is claimed by
  * weir_window_claim_v3 (migration 0016), the function a single claim calls: the same window rule,
  * slide, late redelivery and lost race (read again inside it). Keys are distinct (one round) and
  * taken in key order. Rows by position (`ord`).
  */
-export const WINDOW_CLAIM_SHARD_FUNCTION = {
-  signature: "weir_window_claim_shard_v1(text[], text[], integer, text[], text)",
-  create: `create function weir_window_claim_shard_v1(
+export const WINDOW_CLAIM_ON_NODE_FUNCTION = {
+  signature: "weir_window_claim_on_node_v1(text[], text[], integer, text[], text)",
+  create: `create function weir_window_claim_on_node_v1(
   p_consumer_groups text[], p_message_ids text[], p_default_ttl integer, p_refs text[], p_message_id text
 ) returns table (ord integer, ttl_seconds integer, claimed boolean, late_by_seconds float8, window_started_at timestamptz, first_ref text)
 language plpgsql as $fn$
