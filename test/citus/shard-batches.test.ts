@@ -2,7 +2,10 @@ import { drizzle } from "drizzle-orm/node-postgres";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import * as schema from "@/db/schema";
 import type { DbOrTx } from "@/db/types";
-import { checkMany } from "@/lib/dedup/last-seen/check";
+import { runRaw } from "@/db/raw";
+import { checkMany, hashForService } from "@/lib/dedup/last-seen/check";
+import { serviceConfigs } from "@/lib/dedup/last-seen/service-config";
+import { decideOnNodeStatement, type DecideRow } from "@/lib/dedup/last-seen/statement";
 import { splitIntoRounds } from "@/lib/dedup/last-seen/decide";
 import { claimMany } from "@/lib/dedup/window/claim";
 import { createService } from "@/test/factories";
@@ -126,6 +129,21 @@ describe("a batch of checks on Citus leaves in one call per worker", () => {
       expect(answers.map((o) => o.decision).sort()).toEqual([...Array.from({ length: 7 }, () => "duplicate"), "new"]);
       expect(new Set(answers.map((o) => `${o.version}@${o.acceptedAt.toISOString()}`)).size).toBe(1);
     }
+  });
+
+  it("a call whose items' shards are not all on its worker (a shard moved after the lookup) still decides each item, committing on both", async () => {
+    const serviceId = await createService(store.db);
+    const keys = Array.from({ length: 12 }, (_, i) => `mv-${i}`);
+    expect((await spread(keys)).workers).toBe(2);
+    const config = await serviceConfigs.require(store.db, serviceId);
+    const call = (payload: string) => runRaw<DecideRow>(store.db, decideOnNodeStatement(keys.map((key) => hashForService(config, key, payload))));
+    const byOrd = (rows: DecideRow[]) => rows.sort((a, b) => a.ord - b.ord).map((row) => `${row.ord}:${row.decision}:${row.version}`);
+    const before = await twoPhaseRecords(store.pool!);
+    expect(byOrd(await call('{"v":1}'))).toEqual(keys.map((_, i) => `${i + 1}:new:1`));
+    // The worker reached the other's shards itself and committed on both: the cost of the rare move, not of every batch.
+    expect(await twoPhaseRecords(store.pool!)).toBeGreaterThan(before);
+    expect(byOrd(await call('{"v":1}'))).toEqual(keys.map((_, i) => `${i + 1}:duplicate:1`));
+    expect(byOrd(await call('{"v":2}'))).toEqual(keys.map((_, i) => `${i + 1}:changed:2`));
   });
 
   it("inside a caller's transaction a batch decides the same (the call is not delegated there)", async () => {
