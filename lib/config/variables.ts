@@ -111,7 +111,7 @@ export const VARIABLES = {
   WEIR_ROUTED_CONCURRENCY: variable(
     "load",
     optionalInteger("half of `WEIR_PG_POOL_MAX`, at least 1"),
-    "On Citus, one-key statements of a batch in flight at once (each holds a pool connection while its shard works). Read once at start.",
+    "On Citus, calls of a batch in flight at once: one per worker holding its keys, or one-key statements where a batch cannot be grouped (each holds a pool connection while its worker works). Read once at start.",
   ),
   WEIR_IDEMPOTENCY_MAX_WAITERS: variable(
     "load",
