@@ -9,20 +9,26 @@
  * the database (for EXPLAIN); --reuse-database times the pages again on it without loading it again.
  * --hash-index-cost [--keys N] [--rounds 3] [--seconds 10]: instead, what an index on last_seen(hash),
  * which a lookup by hash would need, costs the check statement (see lib/hash-index-cost.ts).
+ * --profile: weir runs under `node --cpu-prof`; the bench then prints where the server's CPU went during
+ * the timed requests of the overview (24 h), the services list and tokens (the rendering floor), one by one.
  * Not part of `npm run bench`. Never fails on timing.
  */
+import path from "node:path";
 import { hasFlag, numberFlag, runMain } from "./lib/cli";
 import { consoleShape, seedConsole, svc } from "./lib/console-pages-seed";
 import { createBenchDatabase, type BenchDatabase } from "./lib/db";
 import { measureHashIndexCost } from "./lib/hash-index-cost";
 import { reuseBenchDatabase } from "./lib/reuse-db";
 import { snapshotBuild } from "./lib/build-snapshot";
+import { monotonicUs, printProfileSummary, type Window } from "./lib/cpu-profile";
 import { cpuSecondsOf, serve } from "./lib/processes";
 import { machineLine, median, percentile, report, type Row } from "./lib/report";
 
 const KEYS = numberFlag("keys", 200_000);
 const REQUESTS = numberFlag("requests", 20);
 const TARGET_MS = 50;
+/** The pages --profile summarises: the two that miss the target and the floor they are compared with. */
+const PROFILED = ["overview (24 h)", "services", "tokens"];
 const ADMIN = { email: "bench-admin@example.com", password: "bench-admin-password-0123" };
 
 interface Page {
@@ -81,10 +87,14 @@ async function main(): Promise<void> {
       if (rows[0]!.n !== shape.services) throw new Error(`--reuse-database: ${db.name} has ${rows[0]!.n} services, --keys ${KEYS} means ${shape.services}`);
       console.log(`  reusing ${db.name} as seeded before`);
     }
+    const profiling = hasFlag("profile");
+    const profileDir = path.join(build.dir, ".bench-profiles");
+    const profileStartedAt = Date.now();
+    const profileWindows = new Map<string, Window>();
     const weir = await serve(
       "dist/server.mjs",
       { DATABASE_URL: db.url, WEIR_CLEANUP_INTERVAL_MS: "3600000", WEIR_ADMIN_EMAIL: ADMIN.email, WEIR_ADMIN_PASSWORD: ADMIN.password },
-      { label: "weir server", cwd: build.dir, nodeArgs: ["--max-old-space-size=512"] },
+      { label: "weir server", cwd: build.dir, nodeArgs: ["--max-old-space-size=512", ...(profiling ? ["--cpu-prof", `--cpu-prof-dir=${profileDir}`] : [])] },
     );
     try {
       const cookie = await signIn(weir.url);
@@ -140,13 +150,15 @@ async function main(): Promise<void> {
       for (const page of [health, ...pages]) {
         const ms: number[] = [];
         let cpuBefore = 0;
+        let fromUs = 0;
         for (let i = -2; i < REQUESTS; i++) {
-          if (i === 0) cpuBefore = cpuSecondsOf(weir.pid);
+          if (i === 0) [cpuBefore, fromUs] = [cpuSecondsOf(weir.pid), monotonicUs()];
           const r = await timedGet(`${weir.url}${page.path(Math.max(0, i))}`, cookie);
           if (r.status !== 200) throw new Error(`${page.name} (${page.path(Math.max(0, i))}) answered ${r.status}`);
           if (i >= 0) ms.push(r.ms);
         }
         cpuMs.set(page.name, ((cpuSecondsOf(weir.pid) - cpuBefore) * 1000) / REQUESTS);
+        profileWindows.set(page.name, { fromUs, toUs: monotonicUs() });
         timings.set(page.name, ms.sort((a, b) => a - b));
       }
       const healthMedian = median(timings.get(health.name)!);
@@ -172,6 +184,13 @@ async function main(): Promise<void> {
       ]);
     } finally {
       await weir.stop();
+    }
+    // The profile is written when the server stops; "µs/check" in the summary is per request here.
+    if (profiling) {
+      for (const name of PROFILED) {
+        console.log(`\n--- ${name} ---`);
+        printProfileSummary(profileDir, profileStartedAt, [profileWindows.get(name)!], REQUESTS, 30);
+      }
     }
   } finally {
     await db.drop();
