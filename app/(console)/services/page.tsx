@@ -3,7 +3,7 @@ import Form from "next/form";
 import Link from "next/link";
 import { sparklineSegments } from "@/components/charts/sparkline";
 import { EmptyState } from "@/components/ui/empty-state";
-import { hrefWith } from "@/components/ui/pager";
+import { hrefWith, Pager } from "@/components/ui/pager";
 import { PageHeader } from "@/components/ui/page-header";
 import { StoreUnavailableNotice } from "@/components/ui/store-unavailable";
 import { requireConsoleActor } from "@/lib/auth/console-actor";
@@ -15,6 +15,13 @@ import { ServiceRows, type ServiceRow } from "./_components/service-rows";
 
 export const dynamic = "force-dynamic";
 export const metadata: Metadata = { title: "Services" };
+
+/**
+ * Services per page. Rendering every row of a 100-service list was most of the page's server time at
+ * 10 M keys (docs/performance-console.md); a page number in the URL keeps a page shareable, and the
+ * search and sort apply to the whole list before it is cut.
+ */
+const SERVICES_PER_PAGE = 50;
 
 const COLUMNS: [ServiceSort | null, string, boolean][] = [
   ["name", "Service", false],
@@ -52,6 +59,12 @@ export default async function ServicesPage({ searchParams }: { searchParams: Pro
   if (!loaded.ok) return <StoreUnavailableNotice />;
   const all = loaded.data;
   const services = searchServices(all, q, sort);
+  const pages = Math.max(1, Math.ceil(services.length / SERVICES_PER_PAGE));
+  // A page past the end (the list shrank since the link was made) shows the last one.
+  const pageNumber = Math.min(pages, Math.max(1, Math.floor(Number(param(params.page)) || 1)));
+  const firstIndex = (pageNumber - 1) * SERVICES_PER_PAGE;
+  const shown = services.slice(firstIndex, firstIndex + SERVICES_PER_PAGE);
+  const pageHref = (n: number) => hrefWith("/services", { q, sort: sort === "name" ? undefined : sort, page: n === 1 ? undefined : n });
   return (
     <>
       <PageHeader title="Services & keys" description="Every service weir keeps last-seen state for. Open one to browse its keys." />
@@ -68,6 +81,7 @@ export default async function ServicesPage({ searchParams }: { searchParams: Pro
             <button type="submit">Search</button>
             <span className="small muted" data-testid="service-count">
               {q ? `${formatCount(services.length)} of ${formatCount(all.length)} services` : `${formatCount(all.length)} services`}
+              {pages > 1 ? `; ${formatCount(firstIndex + 1)}–${formatCount(firstIndex + shown.length)} shown` : ""}
             </span>
           </Form>
           {services.length === 0 ? (
@@ -91,10 +105,18 @@ export default async function ServicesPage({ searchParams }: { searchParams: Pro
                     ))}
                   </tr>
                 </thead>
-                <ServiceRows rows={services.map(toRow)} />
+                <ServiceRows rows={shown.map(toRow)} />
               </table>
             </div>
           )}
+          {pages > 1 ? (
+            <Pager
+              firstHref={pageHref(1)}
+              prevHref={pageNumber > 2 ? pageHref(pageNumber - 1) : null}
+              nextHref={pageNumber < pages ? pageHref(pageNumber + 1) : null}
+              isFirst={pageNumber === 1}
+            />
+          ) : null}
         </>
       )}
     </>
