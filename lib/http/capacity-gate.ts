@@ -156,8 +156,7 @@ export class CapacityGate {
   startWork(ticket: Ticket): void {
     if (ticket.working) return;
     const key = ticket.caller.key;
-    this.starts.add(key);
-    const light = this.starts.withinFairPart(key, this.work.holders + (this.work.heldBy(key) === 0 ? 1 : 0));
+    const light = this.starts.startWithinFairPart(key, this.work.holders + (this.work.heldBy(key) === 0 ? 1 : 0));
     if (this.work.tryAcquire(key, undefined, !light) !== "admitted") {
       this.countShed();
       throw this.refuse(ticket.caller, "shed", new OverloadedError(this.backoffFor(ticket)));

@@ -1,3 +1,5 @@
+import { addBounded } from "./bounded-map";
+
 /** Buckets kept at most; a token past this starts from a full bucket again (never refused for it). */
 const MAX_BUCKETS = 10_000;
 
@@ -20,11 +22,7 @@ export class RateQuotas {
   take(id: string, perSecond: number): number {
     const now = this.now();
     const burst = Math.max(1, perSecond);
-    let bucket = this.buckets.get(id);
-    if (!bucket) {
-      if (this.buckets.size >= MAX_BUCKETS) this.buckets.delete(this.buckets.keys().next().value!);
-      this.buckets.set(id, (bucket = { tokens: burst, at: now }));
-    }
+    const bucket = this.buckets.get(id) ?? addBounded(this.buckets, id, { tokens: burst, at: now }, MAX_BUCKETS);
     bucket.tokens = Math.min(burst, bucket.tokens + ((now - bucket.at) / 1000) * perSecond);
     bucket.at = now;
     if (bucket.tokens >= 1) {

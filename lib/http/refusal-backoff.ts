@@ -1,4 +1,5 @@
 import { RecentCount } from "@/lib/auth/recent-count";
+import { addBounded } from "./bounded-map";
 
 const MAX_CALLERS = 10_000;
 const MAX_SECONDS = 30;
@@ -13,11 +14,7 @@ export class RefusalBackoff {
   private readonly recent = new Map<string, RecentCount>();
 
   retryAfter(key: string, share: number): number {
-    let count = this.recent.get(key);
-    if (!count) {
-      if (this.recent.size >= MAX_CALLERS) this.recent.delete(this.recent.keys().next().value!);
-      this.recent.set(key, (count = new RecentCount()));
-    }
+    const count = this.recent.get(key) ?? addBounded(this.recent, key, new RecentCount(), MAX_CALLERS);
     count.add();
     return Math.min(MAX_SECONDS, 1 + Math.floor((count.total - 1) / Math.max(1, share)));
   }

@@ -1,3 +1,5 @@
+import { addBounded } from "./bounded-map";
+
 /** Callers whose Retry-After this node remembers; past it the oldest is forgotten (a forgotten caller's next refusal is answered at once). */
 const MAX_CALLERS = 10_000;
 
@@ -54,7 +56,7 @@ export class RefusalHold {
     const wait = retryAfterSeconds * 1000;
     const standing = this.standing.get(key);
     if (!standing || now >= standing.dueAt) {
-      this.remember(key, { dueAt: now + wait, freeLeft: allowance - 1 });
+      addBounded(this.standing, key, { dueAt: now + wait, freeLeft: allowance - 1 }, MAX_CALLERS);
       return NOW;
     }
     standing.dueAt = Math.max(standing.dueAt, now + wait);
@@ -72,11 +74,5 @@ export class RefusalHold {
 
   released(): void {
     this.holding--;
-  }
-
-  private remember(key: string, standing: Standing): void {
-    this.standing.delete(key);
-    if (this.standing.size >= MAX_CALLERS) this.standing.delete(this.standing.keys().next().value!);
-    this.standing.set(key, standing);
   }
 }

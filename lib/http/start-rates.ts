@@ -1,4 +1,6 @@
-/** Callers tracked; past it the one seen longest ago is forgotten. */
+import { addBounded } from "./bounded-map";
+
+/** Callers tracked; past it the one seen first is forgotten. */
 const MAX_CALLERS = 10_000;
 /** The decay's time constant: a rate is about the last second's. */
 const TAU_MS = 1000;
@@ -21,32 +23,21 @@ export class StartRates {
 
   constructor(private readonly now: () => number = () => performance.now()) {}
 
-  /** Counts one start for `key`. */
-  add(key: string): void {
+  /**
+   * Counts one start for `key`, and says whether its starts, this one included, are no more
+   * than its fair part of all starts among `callers` callers. One call per request, so the hot
+   * path decays each count once.
+   */
+  startWithinFairPart(key: string, callers: number): boolean {
     const now = this.now();
-    let mine = this.callers.get(key);
-    if (!mine) {
-      if (this.callers.size >= MAX_CALLERS) this.callers.delete(this.callers.keys().next().value!);
-      mine = { value: 0, at: now };
-    } else this.callers.delete(key);
-    this.callers.set(key, mine);
-    bump(mine, now);
-    bump(this.all, now);
-  }
-
-  /** Whether `key` starts no more than its fair part of all starts, among `callers` callers. */
-  withinFairPart(key: string, callers: number): boolean {
-    const now = this.now();
-    const mine = this.callers.get(key);
-    return valueAt(mine, now) <= valueAt(this.all, now) / Math.max(1, callers);
+    const mine = bump(this.callers.get(key) ?? addBounded(this.callers, key, { value: 0, at: now }, MAX_CALLERS), now);
+    return mine <= bump(this.all, now) / Math.max(1, callers);
   }
 }
 
-function valueAt(decaying: Decaying | undefined, now: number): number {
-  return decaying ? decaying.value * Math.exp(-(now - decaying.at) / TAU_MS) : 0;
-}
-
-function bump(decaying: Decaying, now: number): void {
-  decaying.value = valueAt(decaying, now) + 1;
+/** Decays `decaying` to `now`, adds one, and returns the new value. */
+function bump(decaying: Decaying, now: number): number {
+  decaying.value = decaying.value * Math.exp(-(now - decaying.at) / TAU_MS) + 1;
   decaying.at = now;
+  return decaying.value;
 }
