@@ -25,6 +25,7 @@ import { saveService } from "@/lib/services/save-service";
 import { CitusCluster } from "@/test/citus/citus-cluster";
 import { createBenchDatabase } from "./lib/db";
 import { numberFlag, quick, runMain } from "./lib/cli";
+import { capacityModel, clusterMeter, databaseMeter, type CpuMeter } from "./lib/citus-capacity";
 import { machineLine, ratio, report, type Row } from "./lib/report";
 
 const SECONDS = numberFlag("seconds", quick ? 2 : 5);
@@ -49,6 +50,8 @@ interface Measured {
   checks: number;
   perSecond: number;
   decisions: Record<string, number>;
+  /** CPU per check in µs, by part ("weir", "postgres", "coordinator", "worker 1", ...); set by `metered`. */
+  cpuUs?: Record<string, number>;
 }
 
 async function drive(db: DbOrTx, load: Load, seconds: number): Promise<Measured> {
@@ -83,22 +86,40 @@ async function drive(db: DbOrTx, load: Load, seconds: number): Promise<Measured>
   return { checks, perSecond: checks / ((performance.now() - started) / 1000), decisions };
 }
 
-async function onDatabase(url: string, seconds: number): Promise<Record<Load, Measured>> {
+/** A load measured with the CPU it cost: weir (this process's statement path) and each database node, in µs per check. */
+async function metered(db: DbOrTx, load: Load, seconds: number, meter: CpuMeter): Promise<Measured> {
+  await meter.start();
+  const self = process.cpuUsage();
+  const measured = await drive(db, load, seconds);
+  const { user, system } = process.cpuUsage(self);
+  const nodes = await meter.stop();
+  const perCheck = (cpuSeconds: number) => (cpuSeconds * 1e6) / Math.max(1, measured.checks);
+  const cpuUs: Record<string, number> = { weir: (user + system) / Math.max(1, measured.checks) };
+  for (const [node, cpuSeconds] of Object.entries(nodes)) cpuUs[node] = perCheck(cpuSeconds);
+  return { ...measured, cpuUs };
+}
+
+async function onDatabase(url: string, seconds: number, meter: CpuMeter): Promise<Record<Load, Measured>> {
   const pool = createPool({ ...storeConfigFromEnv(), poolMax: 20 }, url);
   try {
     const db = drizzle({ client: pool, schema });
     await drive(db, "single", 1); // warm-up: JIT, prepared statements, the first keys
-    const single = await drive(db, "single", seconds);
+    const single = await metered(db, "single", seconds, meter);
     await drive(db, "batch", 1);
-    return { single, batch: await drive(db, "batch", seconds) };
+    return { single, batch: await metered(db, "batch", seconds, meter) };
   } finally {
     await pool.end();
   }
 }
 
+const cpuText = (m: Measured) =>
+  Object.entries(m.cpuUs ?? {})
+    .map(([part, us]) => `${part} ${us.toFixed(0)}`)
+    .join(", ");
+
 const line = (name: string, m: Record<Load, Measured>) =>
-  `  ${name}: single ${Math.round(m.single.perSecond)} checks/s ${JSON.stringify(m.single.decisions)}; ` +
-  `batch of ${BATCH_SIZE} ${Math.round(m.batch.perSecond)} checks/s ${JSON.stringify(m.batch.decisions)}`;
+  `  ${name}: single ${Math.round(m.single.perSecond)} checks/s ${JSON.stringify(m.single.decisions)} (CPU µs/check: ${cpuText(m.single)}); ` +
+  `batch of ${BATCH_SIZE} ${Math.round(m.batch.perSecond)} checks/s ${JSON.stringify(m.batch.decisions)} (CPU µs/check: ${cpuText(m.batch)})`;
 
 async function main(): Promise<void> {
   const shards = shardCounts();
@@ -108,12 +129,22 @@ async function main(): Promise<void> {
   try {
     const urls = [];
     for (const count of shards) urls.push(await cluster.createDatabase(`weir_scaling_${count}`, count));
-    const single = await onDatabase(plain.url, SECONDS);
+    const single = await onDatabase(plain.url, SECONDS, databaseMeter(plain));
     console.log(line("one PostgreSQL", single));
     const rows: Row[] = [];
+    const models: string[] = [];
     for (const [i, count] of shards.entries()) {
-      const distributed = await onDatabase(urls[i]!, SECONDS);
+      const distributed = await onDatabase(urls[i]!, SECONDS, clusterMeter(cluster));
       console.log(line(`Citus, ${count} shards`, distributed));
+      models.push(...capacityModel(`Citus, ${count} shards, checks through the coordinator`, distributed, single));
+      // Citus syncs its metadata to every worker, so a worker can route a check itself: the path with
+      // no coordinator on it (issue 26). Measured apart, as a capacity input, not as a ratio row.
+      const viaWorker = await onDatabase(cluster.workers[0]!.url(`weir_scaling_${count}`), SECONDS, clusterMeter(cluster)).catch((err: Error) => err);
+      if (viaWorker instanceof Error) console.log(`  Citus, ${count} shards, through worker 1: refused (${viaWorker.message})`);
+      else {
+        console.log(line(`Citus, ${count} shards, through worker 1`, viaWorker));
+        models.push(...capacityModel(`Citus, ${count} shards, checks sent to a worker (no coordinator on the path)`, viaWorker, single));
+      }
       for (const load of ["single", "batch"] as const) {
         const r = ratio(distributed[load].perSecond, single[load].perSecond);
         const target = load === "single" ? 0.5 : 0.3;
@@ -129,6 +160,7 @@ async function main(): Promise<void> {
       }
     }
     report("scaling: checks, one PostgreSQL vs Citus on the same machine", rows);
+    console.log(models.join("\n"));
   } finally {
     await cluster.destroy();
     await plain.drop();
