@@ -13,6 +13,7 @@ import type { BucketLink } from "@/lib/views/bucket-link";
 import { formatCount, formatPercent } from "@/lib/views/format";
 import { loadOverview, maintainStatsRollup, TOP_NOW_MINUTES } from "@/lib/views/overview";
 import { parseRange, previousLabel, RANGES } from "@/lib/views/ranges";
+import { toSeriesColumns } from "@/lib/views/series-columns";
 import { zoneName } from "@/lib/views/time-zone";
 import { displayZone } from "@/lib/views/zone-preference";
 import { withStore } from "@/lib/console/store";
@@ -40,6 +41,8 @@ export default async function OverviewPage({ searchParams }: { searchParams: Pro
   const duplicates = data.series.reduce((sum, p) => sum + p.duplicates, 0);
   const before = data.series.reduce((sum, p) => ({ checks: sum.checks + p.previousChecks, duplicates: sum.duplicates + (p.previousRate ?? 0) * p.previousChecks }), { checks: 0, duplicates: 0 });
   const link: BucketLink | null = subject ? { kind, id: subject } : null;
+  // One object for both charts: the React payload carries it once.
+  const series = toSeriesColumns(data.series, data.stepSeconds * 1000);
   const chartTitle = subject ? `${kind === "group" ? "Consumer group" : "Service"} ${subject}` : kind === "group" ? "All consumer groups" : "All services";
   return (
     <>
@@ -74,13 +77,13 @@ export default async function OverviewPage({ searchParams }: { searchParams: Pro
         </p>
         <LiveRefresh />
         <h3 className="chart-title">Duplicate rate</h3>
-        <RateChart points={data.series} findings={data.findings} stepSeconds={data.stepSeconds} previousLabel={previousLabel(range)} link={link} />
+        <RateChart series={series} findings={data.findings} stepSeconds={data.stepSeconds} previousLabel={previousLabel(range)} link={link} />
         <FindingsList findings={data.findings} stepSeconds={data.stepSeconds} link={link} />
         <h3 className="chart-title">Decisions per bucket</h3>
         <p className="small muted">
           {formatCount(total)} checks, {formatPercent(duplicates, total)} duplicates; one bar per {data.stepSeconds / 60} min.
         </p>
-        <DecisionsChart points={data.series} findings={data.findings} stepSeconds={data.stepSeconds} link={link} />
+        <DecisionsChart series={series} findings={data.findings} stepSeconds={data.stepSeconds} link={link} />
       </section>
       <section className="panel">
         <h2>Most duplicates now (last {TOP_NOW_MINUTES} min)</h2>

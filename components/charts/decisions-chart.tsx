@@ -1,5 +1,6 @@
 "use client";
 import { useRouter } from "next/navigation";
+import { useMemo } from "react";
 import { Bar, CartesianGrid, ComposedChart, Line, Rectangle, ReferenceArea, Tooltip, XAxis, YAxis, type BarShapeProps, type TooltipContentProps } from "recharts";
 import { zoneName } from "@/lib/views/time-zone";
 import { useTimeZone } from "@/components/ui/time-zone";
@@ -7,6 +8,7 @@ import { formatBucket as bucketLabel, formatCount, formatPercent } from "@/lib/v
 import { bucketHref, type BucketLink } from "@/lib/views/bucket-link";
 import type { Finding } from "@/lib/views/findings";
 import type { SeriesPoint } from "@/lib/views/series";
+import { fromSeriesColumns, type SeriesColumns } from "@/lib/views/series-columns";
 import { CHART_COLORS as COLORS } from "./chart-colors";
 import { BrowserOnly } from "./browser-only";
 import { ChartLegend } from "./chart-legend";
@@ -48,18 +50,20 @@ function BucketTooltip({ active, payload, stepSeconds, clickable }: TooltipConte
  * that bucket's decisions (lib/views/bucket-link.ts).
  */
 export function DecisionsChart({
-  points,
+  series,
   findings = [],
   stepSeconds,
   link = null,
   height = 300,
 }: {
-  points: SeriesPoint[];
+  /** The series in columns (lib/views/series-columns.ts): what the server sends. */
+  series: SeriesColumns;
   findings?: Finding[];
   stepSeconds: number;
   link?: BucketLink | null;
   height?: number;
 }) {
+  const points = useMemo(() => fromSeriesColumns(series), [series]);
   const zone = useTimeZone();
   const router = useRouter();
   const minutes = stepSeconds / 60;

@@ -1,5 +1,6 @@
 "use client";
 import { useRouter } from "next/navigation";
+import { useMemo } from "react";
 import { CartesianGrid, ComposedChart, Line, ReferenceArea, Tooltip, XAxis, YAxis, type TooltipContentProps } from "recharts";
 import { bucketHref, type BucketLink } from "@/lib/views/bucket-link";
 import { TREND_MIN_MS, type Finding } from "@/lib/views/findings";
@@ -7,6 +8,7 @@ import { zoneName } from "@/lib/views/time-zone";
 import { useTimeZone } from "@/components/ui/time-zone";
 import { formatBucket as bucketLabel, formatCount } from "@/lib/views/format";
 import type { SeriesPoint } from "@/lib/views/series";
+import { fromSeriesColumns, type SeriesColumns } from "@/lib/views/series-columns";
 import { CHART_COLORS as C } from "./chart-colors";
 import { BrowserOnly } from "./browser-only";
 import { ChartLegend } from "./chart-legend";
@@ -47,20 +49,22 @@ function SpikeDot(props: { cx?: number; cy?: number; index?: number; payload?: S
  * burst flatten the rest of the range as counts do. With `link`, a click opens the bucket.
  */
 export function RateChart({
-  points,
+  series,
   findings,
   stepSeconds,
   previousLabel,
   link = null,
   height = 260,
 }: {
-  points: SeriesPoint[];
+  /** The series in columns (lib/views/series-columns.ts): what the server sends. */
+  series: SeriesColumns;
   findings: Finding[];
   stepSeconds: number;
   previousLabel: string;
   link?: BucketLink | null;
   height?: number;
 }) {
+  const points = useMemo(() => fromSeriesColumns(series), [series]);
   const zone = useTimeZone();
   const router = useRouter();
   const step = stepSeconds * 1000;
