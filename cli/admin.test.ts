@@ -22,6 +22,13 @@ describe("weir users: disable and reset-password, the console's verbs", () => {
     expect(reset.stdout).toMatch(/password \(shown once\): \S{24}/);
     expect(await count(enabled)).toBe(1);
 
+    // The tokens the user created keep working unless --revoke-tokens says otherwise.
+    await store().db.execute(sql`insert into api_tokens (id, name, role, token_hash, prefix, created_by) values ('cli-leaver-token', 'payments', 'service', 'cli-leaver-hash', 'weir_cli', 'leaver@weir.test')`);
+    const again = await weir(["users", "disable", "--email", "leaver@weir.test", "--reason", "left for good", "--revoke-tokens"]);
+    expect(again.code, again.stderr).toBe(0);
+    expect(again.stdout).toContain("1 API token(s) they created revoked");
+    expect(await count(sql`select count(*)::int as n from api_tokens where created_by = 'leaver@weir.test' and revoked_at is not null`)).toBe(1);
+
     const missing = await weir(["users", "disable", "--email", "nobody@weir.test", "--reason", "x"]);
     expect(missing.code).not.toBe(0);
     expect(missing.stderr).toContain("no user with email nobody@weir.test");

@@ -137,6 +137,8 @@ export interface UserChangeOptions {
   email: string;
   reason: string;
   passwordStdin?: boolean;
+  /** disable: also revoke the API tokens the user created. */
+  revokeTokens?: boolean;
   actor?: string;
 }
 

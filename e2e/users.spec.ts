@@ -74,3 +74,37 @@ test("the users page is for admins: a viewer is told so and sees nobody", async 
   await expect(page.getByTestId("user-row")).toHaveCount(0);
   await context.close();
 });
+
+test("disabling a user says which API tokens they created still work, and revokes them only when asked", async ({ page }) => {
+  const email = `${uniqueId("e2e-token-owner")}@e2e.weir.test`;
+  await page.goto("/users");
+  const form = page.getByRole("form", { name: "Create user" });
+  await form.getByLabel("Email").fill(email);
+  await form.getByLabel("Role").selectOption("admin");
+  await form.getByRole("button", { name: "Create user" }).click();
+  await expect(page.getByTestId("new-password")).toBeVisible();
+  // Two tokens this user made (as their own sign-in would), and one revoked long ago that does not count.
+  const tokenId = (n: string) => `${uniqueId("tok")}-${n}`;
+  const ids = [tokenId("a"), tokenId("b"), tokenId("old")];
+  for (const [i, id] of ids.entries()) {
+    await e2eSql("insert into api_tokens (id, name, role, token_hash, prefix, created_by, revoked_at) values ($1, $2, 'service', $3, 'weir_e2e', $4, $5)", [
+      id,
+      `payments-${i}`,
+      `hash-${id}`,
+      email,
+      i === 2 ? new Date(Date.now() - 86_400_000) : null,
+    ]);
+  }
+  await page.reload();
+  const row = page.locator(`[data-testid="user-row"][data-email="${email}"]`);
+  await row.getByRole("button", { name: `Disable of ${email}…` }).click();
+  const tokens = row.getByTestId("user-tokens");
+  await expect(tokens).toContainText(`${email} created 2 live API tokens. Disabling them does not stop them`);
+  await tokens.getByLabel("Revoke all 2 too").check();
+  await row.getByLabel("Reason (for the audit log)").fill("left the company");
+  await row.getByRole("button", { name: `Disable of ${email}`, exact: true }).click();
+  await expect(page.getByTestId("user-notice")).toContainText(`${email} is disabled; their sessions have ended. 2 API tokens they created are revoked.`);
+  const revoked = await e2eSql<{ id: string; revoked: boolean }>("select id, revoked_at is not null as revoked from api_tokens where created_by = $1 order by id", [email]);
+  expect(revoked.every((t) => t.revoked)).toBe(true);
+  expect(revoked).toHaveLength(3);
+});

@@ -26,8 +26,9 @@ export async function runCreateUser(options: CreateUserOptions, globals: GlobalO
 
 export async function runDisableUser(options: UserChangeOptions, globals: GlobalOptions): Promise<void> {
   await withStore({ databaseUrl: globals.databaseUrl }, async ({ db }) => {
-    const user = await disableUser({ db, actor: cliActor(options.actor), email: options.email, input: { reason: options.reason } });
-    console.log(`disabled ${user.email}: sessions ended; weir users reset-password enables them again`);
+    const user = await disableUser({ db, actor: cliActor(options.actor), email: options.email, input: { reason: options.reason, revokeTokens: options.revokeTokens === true } });
+    const tokens = options.revokeTokens ? `; ${user.tokensRevoked} API token(s) they created revoked` : "; API tokens they created keep working (--revoke-tokens revokes them)";
+    console.log(`disabled ${user.email}: sessions ended${tokens}; weir users reset-password enables them again`);
   });
 }
 

@@ -17,6 +17,7 @@ export function usersCommand(program: Command, globals: () => GlobalOptions): vo
     .description("disable a user: their password is cleared and every session ends (reset-password enables them again), audited")
     .requiredOption("--email <email>", "the user's sign-in email")
     .requiredOption("--reason <why>", "why, for the audit log")
+    .option("--revoke-tokens", "also revoke every live API token the user created (they keep working otherwise)")
     .option("--actor <name>", "who to name in the audit log (default: the OS user)")
     .action(async (options: UserChangeOptions) => (await import("../actions/users")).runDisableUser(options, globals()));
   users

@@ -41,6 +41,25 @@ export async function listApiTokens(db: DbOrTx, options: { includeRevoked?: bool
   return withLastUse(db, await filtered.orderBy(desc(apiTokens.createdAt)).limit(1000));
 }
 
+/** Live (not revoked, not expired) tokens per creator: what disabling a user would leave working. */
+export async function liveTokenCountsByCreator(db: DbOrTx): Promise<Map<string, number>> {
+  const rows = await db
+    .select({ createdBy: apiTokens.createdBy, live: sql<number>`count(*)::int` })
+    .from(apiTokens)
+    .where(and(isNull(apiTokens.revokedAt), sql`(${apiTokens.expiresAt} is null or ${apiTokens.expiresAt} > now())`))
+    .groupBy(apiTokens.createdBy);
+  return new Map(rows.map((row) => [row.createdBy, row.live]));
+}
+
+/** Revokes every live token `createdBy` made; returns them (their hashes leave the caches). */
+export async function revokeTokensCreatedBy(db: DbOrTx, createdBy: string, revokedBy: string): Promise<ApiTokenRecord[]> {
+  return db
+    .update(apiTokens)
+    .set({ revokedAt: sql`now()`, revokedBy })
+    .where(and(eq(apiTokens.createdBy, createdBy), isNull(apiTokens.revokedAt), sql`(${apiTokens.expiresAt} is null or ${apiTokens.expiresAt} > now())`))
+    .returning();
+}
+
 /** Marks a live token revoked; returns undefined when it was already revoked or does not exist. */
 export async function revokeApiToken(db: DbOrTx, id: string, revokedBy: string): Promise<ApiTokenRow | undefined> {
   const [row] = await db

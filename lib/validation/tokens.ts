@@ -72,8 +72,14 @@ export const setUserRoleSchema = z.object({
   reason: optionalReasonSchema,
 });
 
-/** Disabling a user ends their sessions and clears their password; a password reset enables them again. */
-export const disableUserSchema = z.object({ reason: reasonSchema });
+/**
+ * Disabling a user ends their sessions and clears their password; a password reset enables them again.
+ * Their API tokens are service credentials and keep working unless `revokeTokens` says otherwise.
+ */
+export const disableUserSchema = z.object({
+  reason: reasonSchema,
+  revokeTokens: z.boolean().default(false).describe("Also revoke every live API token the user created (they keep working otherwise)"),
+});
 export type DisableUserInput = z.input<typeof disableUserSchema>;
 
 /** A reset without a password generates one, shown once. */

@@ -8,9 +8,11 @@ import { ReasonedAction } from "@/components/ui/reasoned-action";
 import { RelativeTime } from "@/components/ui/relative-time";
 import { changeUserRoleAction, createUserAction, disableUserAction, resetUserPasswordAction } from "@/lib/actions/users";
 import type { ActionFailure, ActionResult } from "@/lib/console/action-result";
+import { formatCount } from "@/lib/views/format";
 
-type User = { id: string; email: string; name: string; role: string; disabled: boolean; createdAt: string };
+type User = { id: string; email: string; name: string; role: string; disabled: boolean; createdAt: string; liveTokens: number };
 const ROLES = ["viewer", "operator", "admin"] as const;
+const plural = (n: number, noun: string) => `${formatCount(n)} ${noun}${n === 1 ? "" : "s"}`;
 
 function Failure({ failure }: { failure: ActionFailure | null }) {
   if (!failure) return null;
@@ -86,6 +88,7 @@ const VERBS: Record<Kind, { label: string; pending: string; tone: "primary" | "d
 function UserChange({ user, kind, onDone }: { user: User; kind: Kind; onDone(message: string, password?: string): void }) {
   const [reason, setReason] = useState("");
   const [role, setRole] = useState(user.role);
+  const [revokeTokens, setRevokeTokens] = useState(false);
   const [failure, setFailure] = useState<ActionFailure | null>(null);
   const [pending, startTransition] = useTransition();
   const verb = VERBS[kind];
@@ -93,11 +96,12 @@ function UserChange({ user, kind, onDone }: { user: User; kind: Kind; onDone(mes
     startTransition(async () => {
       let result: ActionResult<{ email: string; password?: string }>;
       if (kind === "role") result = await changeUserRoleAction(user.id, { role, reason });
-      else if (kind === "disable") result = await disableUserAction(user.id, { reason });
+      else if (kind === "disable") result = await disableUserAction(user.id, { reason, revokeTokens });
       else result = await resetUserPasswordAction(user.id, { reason });
       setFailure(result.ok ? null : result);
       if (!result.ok) return;
-      const done = { role: `${user.email} is now ${role}.`, disable: `${user.email} is disabled; their sessions have ended.`, password: `${user.email} has a new password; their sessions have ended.` };
+      const tokens = kind === "disable" && revokeTokens && user.liveTokens > 0 ? ` ${plural(user.liveTokens, "API token")} they created ${user.liveTokens === 1 ? "is" : "are"} revoked.` : "";
+      const done = { role: `${user.email} is now ${role}.`, disable: `${user.email} is disabled; their sessions have ended.${tokens}`, password: `${user.email} has a new password; their sessions have ended.` };
       onDone(done[kind], result.data.password);
     });
   return (
@@ -123,6 +127,18 @@ function UserChange({ user, kind, onDone }: { user: User; kind: Kind; onDone(mes
               ))}
             </select>
           </label>
+        ) : null}
+        {kind === "disable" && user.liveTokens > 0 ? (
+          <fieldset className="field" data-testid="user-tokens">
+            <legend>Their API tokens</legend>
+            <p className="small">
+              {user.email} created {plural(user.liveTokens, "live API token")}. Disabling them does not stop {user.liveTokens === 1 ? "it" : "them"}: services may depend on{" "}
+              {user.liveTokens === 1 ? "it" : "them"}. See <a href="/tokens">API tokens</a>.
+            </p>
+            <label>
+              <input type="checkbox" checked={revokeTokens} onChange={(e) => setRevokeTokens(e.target.checked)} /> Revoke {user.liveTokens === 1 ? "it" : `all ${user.liveTokens}`} too
+            </label>
+          </fieldset>
         ) : null}
       </ReasonedAction>
       <Failure failure={failure} />

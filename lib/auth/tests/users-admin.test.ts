@@ -3,6 +3,7 @@ import { beforeAll, describe, expect, it } from "vitest";
 import type { Actor } from "@/lib/auth/actor";
 import { sessionActor } from "@/lib/auth/session-actor";
 import { signInWithPassword } from "@/lib/auth/sign-in";
+import { createApiToken } from "@/lib/auth/tokens/create-token";
 import { createUser } from "@/lib/auth/users/create-user";
 import { disableUser } from "@/lib/auth/users/disable-user";
 import { listUsersVerb } from "@/lib/auth/users/list-users";
@@ -66,6 +67,33 @@ describe("managing console users", () => {
     expect(await canSignIn(user.email, user.password)).toBe(false);
     expect((await listUsersVerb({ db: store.db, actor: adminActor(admin.email) })).find((u) => u.email === user.email)).toMatchObject({ disabled: false });
     expect(await audit("user.password_reset", user.email)).toMatchObject([{ reason: "back from leave", details: { generated: true, sessionsEnded: 0 } }]);
+  });
+
+  it("leaves the user's API tokens working unless asked to revoke them, then revokes exactly theirs, at once and audited", async () => {
+    const admin = adminActor("token-admin@weir.test");
+    const keeper = await createUser({ db: store.db, actor: admin, input: { email: "keeps-tokens@weir.test", role: "admin" } });
+    const leaver = await createUser({ db: store.db, actor: admin, input: { email: "revokes-tokens@weir.test", role: "admin" } });
+    const tokenOf = async (creator: string, name: string) => (await createApiToken({ db: store.db, actor: adminActor(creator), input: { name, role: "service" } })).token;
+    const kept = await tokenOf(keeper.email, "kept-a");
+    const leaverTokens = [await tokenOf(leaver.email, "gone-a"), await tokenOf(leaver.email, "gone-b")];
+    const othersToken = await tokenOf(admin.id, "someone-elses");
+    const live = async (email: string) => (await listUsersVerb({ db: store.db, actor: admin })).find((u) => u.email === email)!.liveTokens;
+    expect([await live(keeper.email), await live(leaver.email)]).toEqual([1, 2]);
+    // Authenticated (whatever the role may then do) or not: a revoked token is a 401.
+    const works = async (token: string) => (await api.as(token).request("GET", "/api/v1/services")).status !== 401;
+
+    expect(await disableUser({ db: store.db, actor: admin, userId: keeper.id, input: { reason: "moved teams" } })).toMatchObject({ tokensRevoked: 0 });
+    expect(await works(kept)).toBe(true);
+    expect(await live(keeper.email)).toBe(1);
+
+    for (const token of leaverTokens) expect(await works(token)).toBe(true); // cached as live on this node
+    const disabled = await disableUser({ db: store.db, actor: admin, userId: leaver.id, input: { reason: "left the company", revokeTokens: true } });
+    expect(disabled).toMatchObject({ disabled: true, tokensRevoked: 2 });
+    for (const token of leaverTokens) expect(await works(token)).toBe(false);
+    expect(await works(othersToken)).toBe(true);
+    expect(await live(leaver.email)).toBe(0);
+    const [entry] = await audit("user.disable", leaver.email);
+    expect((entry!.details.tokensRevoked as { name: string }[]).map((t) => t.name).sort()).toEqual(["gone-a", "gone-b"]);
   });
 
   it("never disables oneself or the last admin who can sign in, nor demotes them, and is for admins only", async () => {

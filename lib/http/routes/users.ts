@@ -24,7 +24,11 @@ export const userRoutes: Route[] = [
     doc: {
       summary: "List console users and their roles. Admin only",
       tags: ["access"],
-      responses: { 200: z.object({ users: z.array(userSchema.extend({ disabled: z.boolean(), createdAt: z.string() })) }), 401: errorSchema, 403: errorSchema },
+      responses: {
+        200: z.object({ users: z.array(userSchema.extend({ disabled: z.boolean(), createdAt: z.string(), liveTokens: z.number().int().describe("Live API tokens the user created") })) }),
+        401: errorSchema,
+        403: errorSchema,
+      },
     },
     handler: async (ctx) => ok({ users: await listUsersVerb({ db: (await ctx.store()).db, actor: ctx.actor }) }),
   },
@@ -63,10 +67,17 @@ export const userRoutes: Route[] = [
     path: "/api/v1/users/:id/disable",
     access: everyId("admin"),
     doc: {
-      summary: "Disable a user: their password is cleared and every session ends; a password reset enables them again. Not oneself, not the last admin. Admin only, audited",
+      summary: "Disable a user: their password is cleared and every session ends; a password reset enables them again. Their API tokens keep working unless `revokeTokens` is true. Not oneself, not the last admin. Admin only, audited",
       tags: ["access"],
       request: disableUserSchema,
-      responses: { 200: userSchema.extend({ disabled: z.boolean() }), 400: errorSchema, 401: errorSchema, 403: errorSchema, 404: errorSchema, 409: errorSchema },
+      responses: {
+        200: userSchema.extend({ disabled: z.boolean(), tokensRevoked: z.number().int().describe("API tokens revoked with the user (revokeTokens)") }),
+        400: errorSchema,
+        401: errorSchema,
+        403: errorSchema,
+        404: errorSchema,
+        409: errorSchema,
+      },
     },
     handler: async (ctx) => {
       const input = await ctx.json(disableUserSchema);

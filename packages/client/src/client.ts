@@ -380,8 +380,9 @@ export class WeirClient {
     return (await this.transport.json<{ token: ApiToken }>("DELETE", `/api/v1/tokens/${seg(id)}`, { reason }, call)).body.token;
   }
 
-  async listUsers(call?: CallOptions): Promise<(User & { createdAt: string })[]> {
-    return (await this.get<{ users: (User & { createdAt: string })[] }>("/api/v1/users", call)).users;
+  /** Every console user (admin), with the live API tokens each created. */
+  async listUsers(call?: CallOptions): Promise<(User & { disabled: boolean; createdAt: string; liveTokens: number })[]> {
+    return (await this.get<{ users: (User & { disabled: boolean; createdAt: string; liveTokens: number })[] }>("/api/v1/users", call)).users;
   }
 
   async createUser(input: CreateUserInput, call?: CallOptions): Promise<User> {
@@ -392,9 +393,12 @@ export class WeirClient {
     return (await this.transport.json<User>("PUT", `/api/v1/users/${seg(id)}/role`, input, call)).body;
   }
 
-  /** Disables a user (admin): their sessions end and sign-in refuses them until a password reset. */
-  async disableUser(id: string, input: DisableUserInput, call?: CallOptions): Promise<User & { disabled: boolean }> {
-    return (await this.transport.json<User & { disabled: boolean }>("POST", `/api/v1/users/${seg(id)}/disable`, input, call)).body;
+  /**
+   * Disables a user (admin): their sessions end and sign-in refuses them until a password reset. The API
+   * tokens they created keep working unless `revokeTokens: true`.
+   */
+  async disableUser(id: string, input: DisableUserInput, call?: CallOptions): Promise<User & { disabled: boolean; tokensRevoked: number }> {
+    return (await this.transport.json<User & { disabled: boolean; tokensRevoked: number }>("POST", `/api/v1/users/${seg(id)}/disable`, input, call)).body;
   }
 
   /** Sets a user's password (admin); without one, weir generates it and answers it once. */
