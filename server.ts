@@ -2,7 +2,7 @@
 import "@/lib/config/check-at-start";
 import http from "node:http";
 import { loadConfig, type Config } from "@/lib/config";
-import { closeStore, getDb, getStore } from "@/db/client";
+import { closeStore, getDb, getHotDb, getStore } from "@/db/client";
 import { isStoreUnavailable } from "@/db/unavailable";
 import { authEnv } from "@/lib/auth/auth-env";
 import { bootstrapAuth, bootstrapAuthOnceReachable } from "@/lib/auth/bootstrap";
@@ -57,8 +57,9 @@ async function main(): Promise<void> {
   const { trustedProxyHops } = authEnv();
   const handleNext = apiOnly ? consoleDisabled : withOutageStatus(await prepareNext(config));
   const handleApi = createApiHandler(createApiRoutes(getStore), getStore);
-  stats.start(getDb);
-  const journal = startJournal(getDb);
+  // With WEIR_CITUS_ROUTE_URLS the flushes go to the workers; the journal's partitions are made on the coordinator.
+  stats.start(getHotDb);
+  const journal = startJournal(getHotDb, getDb);
   const cleanup = startCleanupSchedule(getDb, config.WEIR_CLEANUP_INTERVAL_MS, {
     onPass: cleanupPassObserver(getDb),
     afterPass: async (db) => observeRetentionPass(await runRetention(db)),
@@ -89,7 +90,7 @@ async function main(): Promise<void> {
     stats.stop();
     journal.stop();
     await cleanup.stop();
-    await getDb().then((db) => Promise.all([stats.flush(db), journal.flush(db)])).catch(() => undefined);
+    await getHotDb().then((db) => Promise.all([stats.flush(db), journal.flush(db)])).catch(() => undefined);
     await tracing?.shutdown().catch(() => undefined);
     await closeStore().catch(() => undefined);
     process.exit(0);

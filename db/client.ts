@@ -5,6 +5,7 @@ import pg from "pg";
 import { storeConfigFromEnv, type StoreConfig } from "./config";
 import { migratePgliteStore, migratePostgres } from "./migrate";
 import { lockDataDir } from "./pglite-lock";
+import { coordinatorClient, roundRobinClient } from "./route-pool";
 import * as schema from "./schema";
 import { warnOnServerTimeouts } from "./server-timeouts";
 import type { DbOrTx, StoreKind } from "./types";
@@ -18,6 +19,14 @@ export interface Store {
   kind: StoreKind;
   /** Present for PostgreSQL: pool usage feeds metrics and back-pressure. */
   pool?: pg.Pool;
+  /**
+   * Where the hot path goes (checks, claims, idempotency, reverts, token lookups, the stats flush,
+   * journal appends): the Citus workers when WEIR_CITUS_ROUTE_URLS is set, else `db`. Read it
+   * through hotDb(store).
+   */
+  hot?: DbOrTx;
+  /** The pool behind `hot` when it is not `pool`; its addresses carry the LISTEN of waiting begins. */
+  hotPool?: pg.Pool;
   ping(): Promise<void>;
   close(): Promise<void>;
 }
@@ -30,7 +39,10 @@ const pgTypes = {
   },
 };
 
-export function createPool(config: StoreConfig, url: string): pg.Pool {
+/** The hot path's handle of a store (see Store.hot). */
+export const hotDb = (store: Store): DbOrTx => store.hot ?? store.db;
+
+export function createPool(config: StoreConfig, url: string, Client?: typeof pg.Client): pg.Pool {
   // Sent as startup parameters, which PgBouncer refuses; behind it the role carries them (README "PgBouncer").
   const timeouts = config.sendTimeouts ? { statement_timeout: config.statementTimeoutMs, idle_in_transaction_session_timeout: 10_000 } : {};
   const pool = new pg.Pool({
@@ -42,6 +54,7 @@ export function createPool(config: StoreConfig, url: string): pg.Pool {
     application_name: "weir",
     keepAlive: true,
     types: pgTypes,
+    ...(Client ? { Client } : {}),
   });
   if (!config.sendTimeouts) warnOnServerTimeouts(pool, config.statementTimeoutMs);
   // An idle connection dropped by the server must not take the process down.
@@ -54,14 +67,24 @@ export function createPool(config: StoreConfig, url: string): pg.Pool {
 }
 
 async function openPostgres(config: StoreConfig, url: string): Promise<Store> {
-  const pool = createPool(config, url);
+  const routed = config.routeUrls.length > 0;
+  const pool = createPool(config, url, routed ? coordinatorClient() : undefined);
   const db = drizzleNodePg({ client: pool, schema });
-  return {
+  const store: Store = {
     db,
     kind: "postgres",
     pool,
     ping: async () => void (await pool.query("select 1")),
     close: () => pool.end(),
+  };
+  if (!routed) return store;
+  // Citus: the hot path on the workers, the console and migrations on the coordinator (docs/citus.md).
+  const hotPool = createPool(config, config.routeUrls[0]!, roundRobinClient(config.routeUrls));
+  return {
+    ...store,
+    hot: drizzleNodePg({ client: hotPool, schema }),
+    hotPool,
+    close: async () => void (await Promise.all([pool.end(), hotPool.end()])),
   };
 }
 
@@ -116,6 +139,11 @@ export function getStore(): Promise<Store> {
 
 export async function getDb(): Promise<DbOrTx> {
   return (await getStore()).db;
+}
+
+/** The hot path's handle of the global store (Store.hot). */
+export async function getHotDb(): Promise<DbOrTx> {
+  return hotDb(await getStore());
 }
 
 export async function closeStore(): Promise<void> {

@@ -4,6 +4,8 @@ import { setting } from "@/lib/config";
 /** Connection settings from the environment (lib/config; docs/configuration.md). */
 export interface StoreConfig {
   databaseUrl: string | undefined;
+  /** Citus workers the hot path connects to (WEIR_CITUS_ROUTE_URLS); empty: everything on `databaseUrl`. */
+  routeUrls: readonly string[];
   dataDir: string;
   poolMax: number;
   connectTimeoutMs: number;
@@ -18,6 +20,7 @@ export interface StoreConfig {
 export function storeConfigFromEnv(): StoreConfig {
   return {
     databaseUrl: setting("DATABASE_URL"),
+    routeUrls: setting("WEIR_CITUS_ROUTE_URLS"),
     dataDir: path.resolve(/*turbopackIgnore: true*/ setting("WEIR_DATA_DIR")),
     poolMax: setting("WEIR_PG_POOL_MAX"),
     connectTimeoutMs: setting("WEIR_PG_CONNECT_TIMEOUT_MS"),

@@ -107,6 +107,17 @@ export class StoreUnavailableError extends WeirError {
   }
 }
 
+/**
+ * The Citus coordinator is down while the node's hot path is on the workers (WEIR_CITUS_ROUTE_URLS):
+ * what needs it (console writes, resets, settings) is refused, unchanged; checks go on.
+ */
+export class CoordinatorUnavailableError extends StoreUnavailableError {
+  constructor(retryAfterSeconds = 1) {
+    super(retryAfterSeconds);
+    this.message = "the Citus coordinator is unavailable: console writes, resets and settings changes wait for it (checks and claims go on); nothing was changed, retry later";
+  }
+}
+
 /** More checks arrived than the store can decide in time: the excess is refused at once, undecided. */
 export class OverloadedError extends WeirError {
   constructor(

@@ -90,6 +90,21 @@ export function url(protocols: readonly string[], defaultText = "unset"): Kind<s
   return kind(parsed.optional(), `${protocols.map((p) => p.slice(0, -1)).join(" or ")} URL`, defaultText);
 }
 
+/** Comma-separated absolute URLs with one of `protocols`; empty entries are dropped; none when unset. */
+export function urls(protocols: readonly string[], defaultText = "none"): Kind<string[]> {
+  const names = protocols.map((p) => p.slice(0, -1)).join(" or ");
+  const parsed = z
+    .string()
+    .transform((value) =>
+      value
+        .split(",")
+        .map((part) => part.trim())
+        .filter(Boolean),
+    )
+    .refine((list) => list.every((value) => URL.canParse(value) && protocols.includes(new URL(value).protocol)), { error: `must be ${names} URLs, separated by commas` });
+  return kind(parsed.optional().transform((value) => value ?? []), `comma-separated ${names} URLs`, defaultText);
+}
+
 /** Comma-separated words; empty entries are dropped. */
 export function list(defaultText = "none"): Kind<string[]> {
   const parsed = z.string().transform((value) =>

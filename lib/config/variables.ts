@@ -1,4 +1,4 @@
-import { choice, decimal, duration, flag, integer, list, optionalInteger, text, textOr, url, type Kind } from "./kinds";
+import { choice, decimal, duration, flag, integer, list, optionalInteger, text, textOr, url, urls, type Kind } from "./kinds";
 
 /** Sections of the reference (docs/configuration.md), in its order. */
 export const GROUPS = {
@@ -73,6 +73,12 @@ export const VARIABLES = {
     "store",
     url(["postgres:", "postgresql:"], "`DATABASE_URL`"),
     "Where the node's one LISTEN connection (for waiting idempotency begins) goes: a direct or session-mode address when `DATABASE_URL` is PgBouncer in transaction mode.",
+    SECRET,
+  ),
+  WEIR_CITUS_ROUTE_URLS: variable(
+    "store",
+    urls(["postgres:", "postgresql:"], "none: everything goes to `DATABASE_URL`"),
+    "Citus: connection strings of weir's database on each worker, comma-separated (every worker, the same list on every node). The hot path (checks, claims, idempotency, reverts, token lookups, the stats flush and journal writes, the LISTEN of waiting begins) then connects to them, new connections in turn, so the coordinator only serves the console, resets, cleanup and migrations and checks go on while it is down. See [citus.md](citus.md#no-coordinator-on-the-hot-path).",
     SECRET,
   ),
 

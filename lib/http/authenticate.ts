@@ -1,5 +1,5 @@
 import type { IncomingMessage } from "node:http";
-import type { Store } from "@/db/client";
+import { hotDb, type Store } from "@/db/client";
 import type { Actor } from "@/lib/auth/actor";
 import { authEnv, sessionCookieName } from "@/lib/auth/auth-env";
 import { UNSAFE_METHODS, originProblem } from "@/lib/auth/origin";
@@ -27,7 +27,7 @@ export async function authenticate(req: IncomingMessage, getStore: () => Promise
   if (authorization !== undefined) {
     const token = bearerTokenOf(authorization);
     if (!token) throw new UnauthorizedError("the Authorization header must be \"Bearer weir_...\"");
-    const resolved = await resolveToken((await getStore()).db, token);
+    const resolved = await resolveToken(hotDb(await getStore()), token);
     if (!resolved) throw new UnauthorizedError("the API token is unknown or revoked");
     if ("expiredAt" in resolved) throw new TokenExpiredError(resolved.expiredAt);
     return resolved.actor;

@@ -1,7 +1,7 @@
 import type { ServerResponse } from "node:http";
 import { ZodError } from "zod";
-import { isStoreUnavailable } from "@/db/unavailable";
-import { RateLimitedError, StoreUnavailableError, UnauthorizedError, WeirError } from "@/lib/errors";
+import { isCoordinatorUnreachable, isStoreUnavailable } from "@/db/unavailable";
+import { CoordinatorUnavailableError, RateLimitedError, StoreUnavailableError, UnauthorizedError, WeirError } from "@/lib/errors";
 import { CanonicalJsonError } from "@/lib/dedup/canonical/errors";
 import type { HttpResult } from "./types";
 
@@ -50,7 +50,7 @@ function knownErrorResult(err: unknown): HttpResult | undefined {
   }
   if (err instanceof StoreUnavailableError || isStoreUnavailable(err)) {
     const retry = err instanceof StoreUnavailableError ? err.retryAfterSeconds : 1;
-    const store = new StoreUnavailableError(retry);
+    const store = isCoordinatorUnreachable(err) ? new CoordinatorUnavailableError(retry) : new StoreUnavailableError(retry);
     return { status: 503, body: errorBody(store.code, store.message), headers: { "retry-after": String(retry) } };
   }
   if (err instanceof WeirError) {

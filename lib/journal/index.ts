@@ -16,8 +16,8 @@ export const journal: JournalWriter = ((globalThis as Record<symbol, JournalWrit
 ));
 
 /** Writes this process's journal every WEIR_JOURNAL_FLUSH_MS (the server, or a library-mode service). */
-export function startJournal(getDb: Parameters<JournalWriter["start"]>[0]): JournalWriter {
-  journal.start(getDb, config.flushMs);
+export function startJournal(getDb: Parameters<JournalWriter["start"]>[0], getMaintenanceDb = getDb): JournalWriter {
+  journal.start(getDb, config.flushMs, getMaintenanceDb);
   return journal;
 }
 

@@ -98,12 +98,20 @@ export class JournalWriter {
     return dropped;
   }
 
-  start(getDb: () => Promise<DbOrTx>, intervalMs: number): void {
+  /**
+   * Flushes to `getDb` every `intervalMs`; the partitions' upkeep (DDL) goes to `getMaintenanceDb`,
+   * on Citus the coordinator, which alone runs DDL. Appends need only partitions that exist (made a
+   * day ahead), so a failed upkeep is logged and the flush goes on: with WEIR_CITUS_ROUTE_URLS the
+   * journal is written while the coordinator is down, for up to a day.
+   */
+  start(getDb: () => Promise<DbOrTx>, intervalMs: number, getMaintenanceDb: () => Promise<DbOrTx> = getDb): void {
     if (this.timer) return;
     this.timer = setInterval(() => {
       getDb()
         .then(async (db) => {
-          if (Date.now() - this.maintainedAt >= MAINTENANCE_MS) await this.maintain(db);
+          if (Date.now() - this.maintainedAt >= MAINTENANCE_MS) {
+            await this.maintain(await getMaintenanceDb()).catch((err: Error) => console.error(`[weir] journal upkeep failed, will retry: ${err.message}`));
+          }
           await this.flush(db);
         })
         .catch((err: Error) => console.error(`[weir] journal flush failed, will retry: ${err.message}`));

@@ -7,7 +7,7 @@
  */
 import http from "node:http";
 import type { AddressInfo } from "node:net";
-import { getDb, getStore } from "@/db/client";
+import { getDb, getHotDb, getStore } from "@/db/client";
 import { isStoreUnavailable } from "@/db/unavailable";
 import { createApiHandler } from "@/lib/http/api-handler";
 import { answerClientError } from "@/lib/http/client-error";
@@ -51,8 +51,8 @@ async function main(): Promise<void> {
     console.error(`[weir-app] store unreachable at boot: ${(err as Error).message}`);
   }
   const handleApi = createApiHandler(createApiRoutes(getStore), getStore);
-  stats.start(getDb);
-  startJournal(getDb);
+  stats.start(getHotDb);
+  startJournal(getHotDb, getDb);
   const server = http.createServer((req, res) => {
     if (req.url === "/faults/reset" && req.method === "POST") {
       readBody(req)

@@ -1,4 +1,4 @@
-import type { Store } from "@/db/client";
+import { hotDb, type Store } from "@/db/client";
 import { runRaw } from "@/db/raw";
 import type { DbOrTx } from "@/db/types";
 import { asStoreError } from "@/db/unavailable";
@@ -65,7 +65,7 @@ async function decideWaiting(
   signal: AbortSignal | undefined,
   holder: WaiterHolder | undefined,
 ): Promise<WaitedBeginResult> {
-  const first = await decideBegin(store.db, ref);
+  const first = await decideBegin(hotDb(store), ref);
   const listener = first.outcome === "in_progress" && waitSeconds > 0 ? keyListenerFor(store) : null;
   const subscription = listener?.subscribe(ref.scope, ref.key, holder);
   if (!listener || !subscription) return { ...first, waited: false };
@@ -73,8 +73,8 @@ async function decideWaiting(
   try {
     for (;;) {
       await listener.ready();
-      await markAwaited(store.db, ref.scope, ref.key);
-      const current = await decideBegin(store.db, ref);
+      await markAwaited(hotDb(store), ref.scope, ref.key);
+      const current = await decideBegin(hotDb(store), ref);
       const left = deadline - Date.now();
       if (current.outcome !== "in_progress" || left <= 0 || signal?.aborted) return { ...current, waited: true };
       const untilLockExpires = current.lockedUntil.getTime() - Date.now() + 20;

@@ -20,8 +20,9 @@ export function parseKeyPayload(payload: string | undefined): { scope: string; k
 
 /**
  * Wakes the callers waiting for a key. A statement of its own, without a table, so
- * that it runs where the listeners are (on Citus, the coordinator); inside a
- * caller's transaction it is delivered when that transaction commits.
+ * that it runs where the listeners are: on the node its connection reached (on Citus the
+ * coordinator, or with WEIR_CITUS_ROUTE_URLS one of the workers, each of which every weir node
+ * listens on); inside a caller's transaction it is delivered when that transaction commits.
  */
 export async function notifyKeyChanged(db: DbOrTx, scope: string, key: string): Promise<void> {
   await runRaw(db, { name: "weir_idempotency_notify_v1", text: "select pg_notify($1, $2)", values: [KEY_CHANNEL, keyPayload(scope, key)] });

@@ -1,3 +1,4 @@
+import { hotDb } from "@/db/client";
 import { checkKeys } from "@/lib/dedup/last-seen/check";
 import type { CheckCoalescer } from "@/lib/dedup/last-seen/coalescer";
 import { hashPayloadSlice } from "@/lib/dedup/last-seen/hash-envelope";
@@ -54,7 +55,7 @@ export function checkRoutes(coalescer: CheckCoalescer): Route[] {
         const key = keyOf(envelope, "");
         ctx.requireScope("services", key.serviceId);
         // The hot path: no closure, no promise for the cached service settings.
-        const { db } = await ctx.store();
+        const db = hotDb(await ctx.store());
         const config = serviceConfigs.fresh(db, key.serviceId) ?? (await serviceConfigs.require(db, key.serviceId));
         const item = hashPayloadSlice(config, key.messageId, text, envelope);
         item.origin = originOf(ctx);
@@ -78,7 +79,7 @@ export function checkRoutes(coalescer: CheckCoalescer): Route[] {
         const envelopes = parseCheckBatch(text, filterFor);
         const keys = envelopes.map((envelope, i) => keyOf(envelope, `items[${i}]`));
         for (const key of keys) ctx.requireScope("services", key.serviceId);
-        const { db } = await ctx.store();
+        const db = hotDb(await ctx.store());
         const origin = originOf(ctx);
         const hash = (config: ServiceConfig, key: (typeof keys)[number], i: number) => {
           const item = hashPayloadSlice(config, key.messageId, text, envelopes[i]!);
@@ -111,7 +112,7 @@ export function checkRoutes(coalescer: CheckCoalescer): Route[] {
       handler: async (ctx) => {
         const input = await ctx.json(revertRequestSchema);
         ctx.requireScope("services", input.serviceId);
-        const { db } = await ctx.store();
+        const db = hotDb(await ctx.store());
         return ok(await revertCheck({ db, actor: ctx.actor, input, origin: originOf(ctx) }));
       },
     },

@@ -1,3 +1,4 @@
+import { hotDb } from "@/db/client";
 import { z, type ZodType } from "zod";
 import type { DbOrTx } from "@/db/types";
 import { claimMany } from "@/lib/dedup/window/claim";
@@ -49,7 +50,7 @@ export const claimRoutes: Route[] = [
     handler: async (ctx) => {
       const input = await ctx.json(claimRequestSchema);
       ctx.requireScope("consumerGroups", input.consumerGroup);
-      const { db } = await ctx.store();
+      const db = hotDb(await ctx.store());
       return ok(await coalescerFor(db).submit({ ...input, origin: originOf(ctx) }));
     },
   },
@@ -67,7 +68,7 @@ export const claimRoutes: Route[] = [
     handler: async (ctx) => {
       const { items } = await ctx.json(claimBatchRequestSchema);
       for (const item of items) ctx.requireScope("consumerGroups", item.consumerGroup);
-      const { db } = await ctx.store();
+      const db = hotDb(await ctx.store());
       const origin = originOf(ctx);
       return ok({ results: await claimMany(db, items.map((item) => ({ ...item, origin }))) });
     },
@@ -87,7 +88,7 @@ export const claimRoutes: Route[] = [
     handler: async (ctx) => {
       const input = await ctx.json(claimReleaseRequestSchema);
       ctx.requireScope("consumerGroups", input.consumerGroup);
-      const { db } = await ctx.store();
+      const db = hotDb(await ctx.store());
       return ok(await releaseClaim(db, input, originOf(ctx)));
     },
   },

@@ -1,3 +1,4 @@
+import { hotDb } from "@/db/client";
 import { beginWaiting } from "@/lib/dedup/idempotency/begin-waiting";
 import { complete } from "@/lib/dedup/idempotency/complete";
 import { deleteCompletedKey } from "@/lib/dedup/idempotency/delete-key";
@@ -108,7 +109,7 @@ export const idempotencyRoutes: Route[] = [
       const scope = pathParam(scopeIdSchema, "scope", ctx.params[0]);
       const input = await ctx.json(completeRequestSchema);
       const requestHash = await requestHashOf(ctx, input);
-      const { db } = await ctx.store();
+      const db = hotDb(await ctx.store());
       const result = await complete(db, { scope, key: input.key, requestHash, attempt: input.attempt, response: input.response, origin: originOf(ctx) });
       return ok({
         scope,
@@ -134,7 +135,7 @@ export const idempotencyRoutes: Route[] = [
     handler: async (ctx) => {
       const scope = pathParam(scopeIdSchema, "scope", ctx.params[0]);
       const input = await ctx.json(releaseRequestSchema);
-      const { db } = await ctx.store();
+      const db = hotDb(await ctx.store());
       const result = await release(db, { scope, ...input, origin: originOf(ctx) });
       return ok({ scope, key: input.key, released: result.released });
     },
@@ -151,7 +152,7 @@ export const idempotencyRoutes: Route[] = [
     handler: async (ctx) => {
       const scope = pathParam(scopeIdSchema, "scope", ctx.params[0]);
       const key = pathParam(idempotencyKeySchema, "key", ctx.params[1]);
-      const { db } = await ctx.store();
+      const db = hotDb(await ctx.store());
       const state = await readKeyState(db, scope, key);
       if (!state) throw new NotFoundError(`idempotency key ${key} is not stored in scope ${scope} (never begun, released or expired)`, "key");
       return ok(keyStateBody(state));

@@ -1,4 +1,4 @@
-import type { Store } from "@/db/client";
+import { hotDb, type Store } from "@/db/client";
 import { coalescerOptionsFromEnv } from "@/lib/dedup/coalescer";
 import { CheckCoalescer } from "@/lib/dedup/last-seen/coalescer";
 import { apiDocsOf } from "../api-doc";
@@ -27,7 +27,7 @@ import { userRoutes } from "./users";
  */
 export function createApiRoutes(getStore: () => Promise<Store>): Route[] {
   // Concurrent single checks (and claims) share statements; most of the pool stays free for batches and the console.
-  const coalescer = new CheckCoalescer(async () => (await getStore()).db, coalescerOptionsFromEnv());
+  const coalescer = new CheckCoalescer(async () => hotDb(await getStore()), coalescerOptionsFromEnv());
   const routes: Route[] = [
     ...checkRoutes(coalescer),
     ...serviceRoutes,
