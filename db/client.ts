@@ -27,6 +27,8 @@ export interface Store {
   hot?: DbOrTx;
   /** The pool behind `hot` when it is not `pool`; its addresses carry the LISTEN of waiting begins. */
   hotPool?: pg.Pool;
+  /** With `hot` on the workers, `ping` asks a worker; this asks the coordinator (health reports it). */
+  pingCoordinator?: () => Promise<void>;
   ping(): Promise<void>;
   close(): Promise<void>;
 }
@@ -84,6 +86,9 @@ async function openPostgres(config: StoreConfig, url: string): Promise<Store> {
     ...store,
     hot: drizzleNodePg({ client: hotPool, schema }),
     hotPool,
+    // A node is up while it can decide: load balancers keep it while only the coordinator is down.
+    ping: async () => void (await hotPool.query("select 1")),
+    pingCoordinator: store.ping,
     close: async () => void (await Promise.all([pool.end(), hotPool.end()])),
   };
 }

@@ -21,6 +21,8 @@ const DOWN_MS = 6000;
 
 let cluster: CitusCluster;
 let node: WeirNode;
+/** The same node without the setting: everything on the coordinator, so it stops with it. */
+let plain: WeirNode;
 let headers: Record<string, string>;
 
 beforeAll(async () => {
@@ -29,11 +31,12 @@ beforeAll(async () => {
   headers = bearer(await prepareHistoryDatabase(url, { serviceId: SERVICE, groups: [{ id: GROUP }], initialTtl: 3600 }));
   const workers = cluster.workers.map((worker) => worker.url(DATABASE)).join(",");
   node = new WeirNode({ DATABASE_URL: url, WEIR_CITUS_ROUTE_URLS: workers, WEIR_PG_POOL_MAX: "6", WEIR_DESTRUCTIVE_LIMIT: "1000000" }, "routed");
-  await node.start();
+  plain = new WeirNode({ DATABASE_URL: url, WEIR_PG_POOL_MAX: "2" }, "plain");
+  await Promise.all([node.start(), plain.start()]);
 });
 
 afterAll(async () => {
-  await node?.stop();
+  await Promise.all([node?.stop(), plain?.stop()]);
   await cluster?.destroy();
 });
 
@@ -145,6 +148,8 @@ describe("a weir node connected to the workers (WEIR_CITUS_ROUTE_URLS)", () => {
     await sleep(1000);
     const refused = await resetOf(kept);
     const stillThere = await checkOf(kept, { a: 1 });
+    const health = await node.request("GET", "/api/health");
+    const plainCheck = await plain.request("POST", "/api/v1/check", { serviceId: SERVICE, messageId: "plain", payload: {} }, headers);
     const waited = await waitedBegin("waited-through-outage");
     // A revert (per decision, audited on the key's shard): no coordinator needed either.
     const reverted = await checkOf("reverted-in-outage", { r: 1 });
@@ -180,6 +185,11 @@ describe("a weir node connected to the workers (WEIR_CITUS_ROUTE_URLS)", () => {
     expect(refused.body.error.code).toBe("store_unavailable");
     expect(refused.body.error.message).toMatch(/coordinator/);
     expect(stillThere.body.decision).toBe("duplicate");
+    // The routed node stays in a load balancer's rotation and says what is down; a node without the setting stops.
+    expect(health.status).toBe(200);
+    expect(health.body.store).toMatchObject({ reachable: true, coordinator: { reachable: false } });
+    expect(plainCheck.status).toBe(503);
+    expect(plainCheck.body.error.message).not.toMatch(/coordinator/);
     expect(revert.status, JSON.stringify(revert.body)).toBe(200);
     expect(afterRevert.body.decision).toBe("new");
     // Woken by the complete, not by the end of its 10 s wait.

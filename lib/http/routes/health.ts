@@ -9,8 +9,20 @@ function waiterState(store: Store): WaiterState | undefined {
   return listener && { waiting: listener.waiting, maxWaiters: listener.maxWaiters, refusedFull: listener.refusedFull };
 }
 
+const COORDINATOR_PROBE_MS = 500;
+
+/** With the hot path on the Citus workers: whether the coordinator (console writes, resets) answers too. */
+async function coordinatorState(store: Store): Promise<{ coordinator: { reachable: boolean } } | undefined> {
+  if (!store.pingCoordinator) return undefined;
+  let timer: NodeJS.Timeout | undefined;
+  const late = new Promise<boolean>((resolve) => (timer = setTimeout(() => resolve(false), COORDINATOR_PROBE_MS)));
+  const reachable = await Promise.race([store.pingCoordinator().then(() => true, () => false), late]).finally(() => clearTimeout(timer));
+  return { coordinator: { reachable } };
+}
+
 /**
- * Reports the store's reachability; 503 while it is down so load balancers stop routing here.
+ * Reports the store's reachability (with WEIR_CITUS_ROUTE_URLS, the workers': the coordinator's is
+ * reported beside it, and its loss alone keeps the answer 200, since checks go on); 503 while it is down so load balancers stop routing here.
  * While the store is up the answer is 200, with `degraded` saying whether (and why) this node is
  * refusing work it would take at normal load: shedding, a lowered limit, a full waiting room.
  */
@@ -41,7 +53,7 @@ export const healthRoutes: Route[] = [
       const capacity = gate && { ...gate, ...(waiters ? { waiters: waiters.waiting, maxWaiters: waiters.maxWaiters } : {}) };
       return {
         status: 200,
-        body: { status: "ok", store: { reachable: true, kind: store.kind, latencyMs }, degraded: degradationOf(gate, waiters), ...(capacity ? { capacity } : {}) },
+        body: { status: "ok", store: { reachable: true, kind: store.kind, latencyMs, ...(await coordinatorState(store)) }, degraded: degradationOf(gate, waiters), ...(capacity ? { capacity } : {}) },
       };
     },
   },
