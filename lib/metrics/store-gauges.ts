@@ -11,10 +11,14 @@ const PROBE_TIMEOUT_MS = 500;
 const HANDLE = Symbol.for("weir.metrics.storeSource");
 const holder = ((globalThis as Record<symbol, { source?: StoreSource; waitingPeak?: number }>)[HANDLE] ??= {});
 
+/** The pool decisions wait for: the workers' with WEIR_CITUS_ROUTE_URLS (db/client.ts), else the one pool. */
+const decisionPool = (store: Store | undefined) => store?.hotPool ?? store?.pool;
+
 /** Times the pool's checkouts from the first moment the store is open (see pool-wait.ts). */
 function watchPool(store: Store | undefined): Store | undefined {
-  if (store?.pool) {
-    observePoolWait(store.pool, {
+  const pool = decisionPool(store);
+  if (pool) {
+    observePoolWait(pool, {
       waited: (seconds) => metrics.poolWait.observe(seconds),
       queued: (waiting) => void (holder.waitingPeak = Math.max(holder.waitingPeak ?? 0, waiting)),
     });
@@ -53,7 +57,7 @@ function createStoreGauges() {
     labelNames: ["state"] as const,
     registers,
     async collect() {
-      const pool = (await currentStore())?.pool;
+      const pool = decisionPool(await currentStore());
       if (!pool) return this.reset();
       this.set({ state: "total" }, pool.totalCount);
       this.set({ state: "idle" }, pool.idleCount);
@@ -66,7 +70,7 @@ function createStoreGauges() {
     help: "Most connections the PostgreSQL pool may open",
     registers,
     async collect() {
-      const pool = (await currentStore())?.pool;
+      const pool = decisionPool(await currentStore());
       if (!pool) return this.reset();
       this.set(pool.options.max ?? 10);
     },
@@ -76,7 +80,7 @@ function createStoreGauges() {
     help: "Most requests waiting for a pool connection at once since the previous scrape (the waiting gauge sees one instant)",
     registers,
     async collect() {
-      const pool = (await currentStore())?.pool;
+      const pool = decisionPool(await currentStore());
       if (!pool) return this.reset();
       this.set(Math.max(holder.waitingPeak ?? 0, queuedWith(pool, 0)));
       holder.waitingPeak = 0;

@@ -1,8 +1,12 @@
+import { drizzle } from "drizzle-orm/node-postgres";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import * as schema from "@/db/schema";
+import { checkMany } from "@/lib/dedup/last-seen/check";
 import { bearer, sleep } from "../faults/fixtures";
 import { prepareHistoryDatabase } from "../faults/history/setup";
 import { WeirNode, type NodeResponse } from "../faults/weir-node";
 import { CitusCluster } from "./citus-cluster";
+import { remoteCommandsPool, twoPhaseCommits } from "./remote-commands";
 
 /**
  * No coordinator on the hot path (issue 26): a weir node with WEIR_CITUS_ROUTE_URLS sends its
@@ -127,7 +131,35 @@ async function countedChecks(): Promise<number> {
 const resetOf = (messageId: string) => node.request("POST", "/faults/reset", { kind: "last_seen", subject: SERVICE, messageId }, {}, 15_000);
 const checkOf = (messageId: string, payload: unknown) => node.request("POST", "/api/v1/check", { serviceId: SERVICE, messageId, payload }, headers);
 
+/** A message id whose last_seen shard the worker on `port` holds. */
+async function keyHeldBy(port: number): Promise<string> {
+  const [row] = await cluster.coordinator.query<{ k: string }>(
+    `select 'probe-' || g as k from generate_series(1, 1000) g
+    where (select n.nodeport from pg_dist_placement p join pg_dist_node n using (groupid)
+      where p.shardid = get_shard_id_for_distribution_column('last_seen', 'probe-' || g)) = $1 limit 1`,
+    [port],
+    DATABASE,
+  );
+  return row!.k;
+}
+
 describe("a weir node connected to the workers (WEIR_CITUS_ROUTE_URLS)", () => {
+  it("checks from a worker a key held by the other: one call delegated there, no two-phase commit", async () => {
+    const [from, holder] = cluster.workers;
+    const messageId = await keyHeldBy(holder!.port);
+    const logged = remoteCommandsPool(from!.url(DATABASE));
+    try {
+      const [outcome] = await checkMany(drizzle({ client: logged.pool, schema }), [{ serviceId: SERVICE, messageId, payload: { v: 1 } }]);
+      expect(outcome).toMatchObject({ decision: "new" });
+      // The worker forwards the call itself (Citus delegates it, as the coordinator would), not the statements inside it.
+      expect(logged.commands.filter((command) => /weir_last_seen_decide_v5\(/.test(command))).toHaveLength(1);
+      expect(logged.commands.filter((command) => /last_seen_\d+/.test(command))).toEqual([]);
+      expect(twoPhaseCommits(logged.commands)).toEqual([]);
+    } finally {
+      await logged.pool.end();
+    }
+  });
+
   it("answers checks, batches, claims and idempotency calls while the coordinator is down, and refuses console writes cleanly", async () => {
     const kept = "kept-through-outage";
     expect((await checkOf(kept, { a: 1 })).body.decision).toBe("new");
