@@ -21,9 +21,11 @@ const GROUP = "coordless-group";
 const SCOPE = "coordless-scope";
 const CLIENTS = 6;
 const UP_MS = 2000;
-const DOWN_MS = 6000;
+// Long enough for the writes refused meanwhile and a node started meanwhile.
+const DOWN_MS = 8000;
 
 let cluster: CitusCluster;
+let routeEnv: Record<string, string>;
 let node: WeirNode;
 /** The same node without the setting: everything on the coordinator, so it stops with it. */
 let plain: WeirNode;
@@ -34,7 +36,8 @@ beforeAll(async () => {
   const url = await cluster.createDatabase(DATABASE);
   headers = bearer(await prepareHistoryDatabase(url, { serviceId: SERVICE, groups: [{ id: GROUP }], initialTtl: 3600 }));
   const workers = cluster.workers.map((worker) => worker.url(DATABASE)).join(",");
-  node = new WeirNode({ DATABASE_URL: url, WEIR_CITUS_ROUTE_URLS: workers, WEIR_PG_POOL_MAX: "6", WEIR_DESTRUCTIVE_LIMIT: "1000000" }, "routed");
+  routeEnv = { DATABASE_URL: url, WEIR_CITUS_ROUTE_URLS: workers, WEIR_PG_POOL_MAX: "6", WEIR_DESTRUCTIVE_LIMIT: "1000000" };
+  node = new WeirNode(routeEnv, "routed");
   plain = new WeirNode({ DATABASE_URL: url, WEIR_PG_POOL_MAX: "2" }, "plain");
   await Promise.all([node.start(), plain.start()]);
 });
@@ -181,6 +184,16 @@ describe("a weir node connected to the workers (WEIR_CITUS_ROUTE_URLS)", () => {
     const refused = await resetOf(kept);
     const stillThere = await checkOf(kept, { a: 1 });
     const health = await node.request("GET", "/api/health");
+    const ttlChange = await node.request("PUT", `/api/v1/consumer-groups/${GROUP}`, { ttlSeconds: 60, graceSeconds: 60, reason: "outage" }, headers);
+    // A node started meanwhile (migrations left to the owner, as the production role runs) serves checks too.
+    const late = new WeirNode({ ...routeEnv, WEIR_SKIP_MIGRATIONS: "1" }, "started-in-outage");
+    let lateCheck: NodeResponse;
+    try {
+      await late.start();
+      lateCheck = await late.request("POST", "/api/v1/check", { serviceId: SERVICE, messageId: kept, payload: { a: 1 } }, headers);
+    } finally {
+      await late.stop();
+    }
     const plainCheck = await plain.request("POST", "/api/v1/check", { serviceId: SERVICE, messageId: "plain", payload: {} }, headers);
     const waited = await waitedBegin("waited-through-outage");
     // A revert (per decision, audited on the key's shard): no coordinator needed either.
@@ -217,6 +230,10 @@ describe("a weir node connected to the workers (WEIR_CITUS_ROUTE_URLS)", () => {
     expect(refused.body.error.code).toBe("store_unavailable");
     expect(refused.body.error.message).toMatch(/coordinator/);
     expect(stillThere.body.decision).toBe("duplicate");
+    expect(ttlChange.status).toBe(503);
+    expect(ttlChange.body.error.message).toMatch(/coordinator/);
+    expect(lateCheck.status, JSON.stringify(lateCheck.body)).toBe(200);
+    expect(lateCheck.body.decision).toBe("duplicate");
     // The routed node stays in a load balancer's rotation and says what is down; a node without the setting stops.
     expect(health.status).toBe(200);
     expect(health.body.store).toMatchObject({ reachable: true, coordinator: { reachable: false } });
