@@ -41,7 +41,9 @@ describe("the configuration", () => {
       WEIR_CLEANUP_DUTY: ".25",
       WEIR_PUBLIC_URL: "https://weir.example",
       DATABASE_URL: "postgresql://weir@db/weir",
+      WEIR_CITUS_ROUTE_URLS: "postgres://weir@worker-1/weir, postgresql://weir@worker-2:6432/weir,",
     });
+    expect(config.WEIR_CITUS_ROUTE_URLS).toEqual(["postgres://weir@worker-1/weir", "postgresql://weir@worker-2:6432/weir"]);
     expect(config).toMatchObject({ WEIR_PG_POOL_MAX: 8, WEIR_PG_PREPARED: false, WEIR_JOURNAL_RETENTION: 36 * 3_600_000, WEIR_CLEANUP_DUTY: 0.25 });
     expect(config.WEIR_ALLOWED_ORIGINS).toEqual(["https://a.example", "https://b.example"]);
   });
@@ -67,6 +69,10 @@ describe("the configuration", () => {
   it("never echoes a secret's value", () => {
     expect(() => loadConfig({ WEIR_AUTH_SECRET: "hunter2" })).toThrow("WEIR_AUTH_SECRET must be at least 32 characters (value not shown)");
     expect(() => loadConfig({ DATABASE_URL: "mysql://root:hunter2@db" })).toThrow(/^DATABASE_URL must be a postgres or postgresql URL \(value not shown\)$/);
+    // One bad entry refuses the whole list, still without echoing it.
+    expect(() => loadConfig({ WEIR_CITUS_ROUTE_URLS: "postgres://weir:hunter2@worker-1/weir,worker-2:5432" })).toThrow(
+      /^WEIR_CITUS_ROUTE_URLS must be postgres or postgresql URLs, separated by commas \(value not shown\)$/,
+    );
   });
 
   it("reads the environment as it is now, so a test that sets a variable sees it", () => {

@@ -134,6 +134,13 @@ async function countedChecks(): Promise<number> {
 const resetOf = (messageId: string) => node.request("POST", "/faults/reset", { kind: "last_seen", subject: SERVICE, messageId }, {}, 15_000);
 const checkOf = (messageId: string, payload: unknown) => node.request("POST", "/api/v1/check", { serviceId: SERVICE, messageId, payload }, headers);
 
+/** weir's own sessions (not Citus's between nodes) on the worker at `port`. */
+async function weirSessionsOn(port: number): Promise<number> {
+  const worker = cluster.workers.find((w) => w.port === port)!;
+  const [row] = await worker.query<{ n: string }>("select count(*) as n from pg_stat_activity where datname = $1 and application_name = 'weir'", [DATABASE], DATABASE);
+  return Number(row!.n);
+}
+
 /** A message id whose last_seen shard the worker on `port` holds. */
 async function keyHeldBy(port: number): Promise<string> {
   const [row] = await cluster.coordinator.query<{ k: string }>(
@@ -184,6 +191,7 @@ describe("a weir node connected to the workers (WEIR_CITUS_ROUTE_URLS)", () => {
     const refused = await resetOf(kept);
     const stillThere = await checkOf(kept, { a: 1 });
     const health = await node.request("GET", "/api/health");
+    const spread = await Promise.all(cluster.workers.map((worker) => weirSessionsOn(worker.port)));
     const ttlChange = await node.request("PUT", `/api/v1/consumer-groups/${GROUP}`, { ttlSeconds: 60, graceSeconds: 60, reason: "outage" }, headers);
     // A node started meanwhile (migrations left to the owner, as the production role runs) serves checks too.
     const late = new WeirNode({ ...routeEnv, WEIR_SKIP_MIGRATIONS: "1" }, "started-in-outage");
@@ -236,6 +244,8 @@ describe("a weir node connected to the workers (WEIR_CITUS_ROUTE_URLS)", () => {
     expect(lateCheck.body.decision).toBe("duplicate");
     // The routed node stays in a load balancer's rotation and says what is down; a node without the setting stops.
     expect(health.status).toBe(200);
+    // The node's connections went to both workers in turn.
+    for (const sessions of spread) expect(sessions).toBeGreaterThan(0);
     expect(health.body.store).toMatchObject({ reachable: true, coordinator: { reachable: false } });
     expect(plainCheck.status).toBe(503);
     expect(plainCheck.body.error.message).not.toMatch(/coordinator/);
