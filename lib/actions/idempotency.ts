@@ -6,7 +6,7 @@
 import { revalidatePath } from "next/cache";
 import { requireConsoleActor } from "@/lib/auth/console-actor";
 import { runAction, type ActionResult } from "@/lib/console/action-result";
-import { consoleDb } from "@/lib/console/store";
+import { consoleDb, consoleNotifyDb } from "@/lib/console/store";
 import { releaseIdempotencyKey } from "@/lib/dedup/idempotency/operator-release";
 import { previewStuckKeys, releaseStuck, type StuckPreview } from "@/lib/dedup/idempotency/release-stuck";
 import type { ReleaseKeyInput, ReleaseStuckInput } from "@/lib/validation/console-idempotency";
@@ -30,7 +30,7 @@ export async function previewStuckAction(scope: string): Promise<ActionResult<St
 export async function releaseStuckAction(input: ReleaseStuckInput): Promise<ActionResult<{ released: number; auditId: number | null }>> {
   return runAction(async () => {
     const actor = await requireConsoleActor("operate");
-    const { released, auditId } = await releaseStuck({ db: await consoleDb(), actor, input });
+    const { released, auditId } = await releaseStuck({ db: await consoleDb(), notifyDb: await consoleNotifyDb(), actor, input });
     revalidatePath("/idempotency", "layout");
     return { released, auditId };
   });

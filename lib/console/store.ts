@@ -1,4 +1,4 @@
-import { getStore } from "@/db/client";
+import { getStore, hotDb } from "@/db/client";
 import type { DbOrTx } from "@/db/types";
 import { isStoreUnavailable } from "@/db/unavailable";
 
@@ -23,12 +23,20 @@ export async function consoleDb(): Promise<DbOrTx> {
   return (await getStore()).db;
 }
 
-/** Whether the store answers within `timeoutMs`; the layout shows a banner when it does not. */
+/** Where a console mutation wakes the node's waiting begins: the hot path's connections (Store.hot). */
+export async function consoleNotifyDb(): Promise<DbOrTx> {
+  return hotDb(await getStore());
+}
+
+/**
+ * Whether the store answers within `timeoutMs`; the layout shows a banner when it does not. With the
+ * hot path on the Citus workers, the console's store is the coordinator: that is what is asked.
+ */
 export async function storeReachable(timeoutMs = 2500): Promise<boolean> {
   let timer: NodeJS.Timeout | undefined;
   const timeout = new Promise<false>((resolve) => (timer = setTimeout(() => resolve(false), timeoutMs)));
   const ping = getStore()
-    .then((store) => store.ping())
+    .then((store) => (store.pingCoordinator ?? store.ping)())
     .then(() => true)
     .catch(() => false);
   try {

@@ -49,7 +49,7 @@ export async function previewStuckKeys({ db, actor, scope }: { db: DbOrTx; actor
  * There is no undo: a retry may take a released key at once, and its dead caller is not coming back.
  * An operator's action (service tokens release only the keys they began, one by one).
  */
-export async function releaseStuck({ db, actor, input }: { db: DbOrTx; actor: Actor; input: ReleaseStuckInput }) {
+export async function releaseStuck({ db, actor, input, notifyDb = db }: { db: DbOrTx; actor: Actor; input: ReleaseStuckInput; notifyDb?: DbOrTx }) {
   authorize(actor, "operate");
   await guardDestructive(actor, db);
   const { scope, reason, confirmation } = releaseStuckSchema.parse(input);
@@ -73,7 +73,8 @@ export async function releaseStuck({ db, actor, input }: { db: DbOrTx; actor: Ac
       return { released, auditId };
     });
     // Callers waiting on one of these keys may start it now; a lost wake-up only means they wait out their poll.
-    for (const k of result.released) if (k.waiters) await notifyKeyChanged(db, scope, k.key).catch(() => undefined);
+    // Sent where the waiters listen: with WEIR_CITUS_ROUTE_URLS a worker (notifyDb), not the coordinator.
+    for (const k of result.released) if (k.waiters) await notifyKeyChanged(notifyDb, scope, k.key).catch(() => undefined);
     return { scope, released: result.released.length, auditId: result.auditId };
   } catch (err) {
     throw asStoreError(err);

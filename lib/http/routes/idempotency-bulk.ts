@@ -1,3 +1,4 @@
+import { hotDb } from "@/db/client";
 import { previewStuckKeys, releaseStuck } from "@/lib/dedup/idempotency/release-stuck";
 import { errorSchema } from "@/lib/validation/common";
 import { releaseStuckResultSchema, releaseStuckSchema, stuckPreviewSchema } from "@/lib/validation/console-idempotency";
@@ -31,7 +32,8 @@ export const idempotencyBulkRoutes: Route[] = [
     },
     handler: async (ctx) => {
       const input = await ctx.json(releaseStuckSchema.omit({ scope: true }));
-      return ok(await releaseStuck({ db: (await ctx.store()).db, actor: ctx.actor, input: { ...input, scope: ctx.params[0]! } }));
+      const store = await ctx.store();
+      return ok(await releaseStuck({ db: store.db, notifyDb: hotDb(store), actor: ctx.actor, input: { ...input, scope: ctx.params[0]! } }));
     },
   },
 ];
