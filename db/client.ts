@@ -5,9 +5,11 @@ import pg from "pg";
 import { storeConfigFromEnv, type StoreConfig } from "./config";
 import { migratePgliteStore, migratePostgres } from "./migrate";
 import { lockDataDir } from "./pglite-lock";
-import { coordinatorClient, roundRobinClient } from "./route-pool";
+import { PlacementCache } from "./citus-placement";
+import { coordinatorClient, roundRobinClient, watchedClient } from "./route-pool";
 import * as schema from "./schema";
 import { warnOnServerTimeouts } from "./server-timeouts";
+import { attachRouter, nodeAddress, ShardRouter } from "./shard-router";
 import type { DbOrTx, StoreKind } from "./types";
 import { setting } from "@/lib/config";
 
@@ -82,14 +84,28 @@ async function openPostgres(config: StoreConfig, url: string): Promise<Store> {
   if (!routed) return store;
   // Citus: the hot path on the workers, the console and migrations on the coordinator (docs/citus.md).
   const hotPool = createPool(config, config.routeUrls[0]!, roundRobinClient(config.routeUrls));
+  const hot = drizzleNodePg({ client: hotPool, schema });
+  // Keys go to their shard's worker (db/shard-router.ts); placements read from the workers themselves.
+  const placements = new PlacementCache(hotPool);
+  const refresh = () => void placements.refresh();
+  const nodePools = config.routeUrls.map((nodeUrl) => {
+    const nodePool = createPool(config, nodeUrl, watchedClient(refresh));
+    nodePool.on("error", refresh);
+    return [nodeAddress(nodeUrl), nodePool] as const;
+  });
+  attachRouter(hot, new ShardRouter(placements, new Map(nodePools.map(([node, p]) => [node, drizzleNodePg({ client: p, schema })])), hot));
+  placements.start();
   return {
     ...store,
-    hot: drizzleNodePg({ client: hotPool, schema }),
+    hot,
     hotPool,
     // A node is up while it can decide: load balancers keep it while only the coordinator is down.
     ping: async () => void (await hotPool.query("select 1")),
     pingCoordinator: store.ping,
-    close: async () => void (await Promise.all([pool.end(), hotPool.end()])),
+    close: async () => {
+      placements.stop();
+      await Promise.all([pool.end(), hotPool.end(), ...nodePools.map(([, p]) => p.end())]);
+    },
   };
 }
 

@@ -5,11 +5,11 @@ import pg from "pg";
  * new connection goes to the next address in turn, so a node's connections spread evenly over the
  * workers, and a worker that refuses one is skipped by the next.
  *
- * In turn rather than to the worker holding a key's shard: every worker has the cluster's
- * metadata (Citus 11+ syncs it), so any of them plans a key's statement as a router query, or
- * delegates a distributed function call to the shard's worker, and answers exactly as the
- * coordinator would. Choosing by shard would save that one hop but needs the placements in the
- * node (they change when shards move) and a pool per worker; a pooled connection serves any key.
+ * What a key's work goes through when its shard's worker is not known (db/shard-router.ts sends
+ * it straight there otherwise), and what has no key: every worker has the cluster's metadata
+ * (Citus 11+ syncs it), so any of them plans a key's statement as a router query, or delegates a
+ * distributed function call to the shard's worker, and answers exactly as the coordinator would,
+ * one hop later.
  */
 export function roundRobinClient(urls: readonly string[]): typeof pg.Client {
   let next = 0;
@@ -42,6 +42,28 @@ export function coordinatorClient(): typeof pg.Client {
       if (callback) return super.connect((err: Error) => callback(err && markCoordinator(err)));
       return super.connect().catch((err: unknown) => {
         throw markCoordinator(err);
+      });
+    }
+  };
+}
+
+/**
+ * The client class of a worker's own pool (db/shard-router.ts): a connection it cannot open calls
+ * `onFailure` (the placements are read again: the worker may have left, its shards moved).
+ */
+export function watchedClient(onFailure: () => void): typeof pg.Client {
+  return class WatchedClient extends pg.Client {
+    override connect(): Promise<pg.Client>;
+    override connect(callback: (err: Error) => void): void;
+    override connect(callback?: (err: Error) => void): Promise<pg.Client> | void {
+      if (callback)
+        return super.connect((err: Error) => {
+          if (err) onFailure();
+          callback(err);
+        });
+      return super.connect().catch((err: unknown) => {
+        onFailure();
+        throw err;
       });
     }
   };

@@ -1,4 +1,5 @@
 import { groupByNode } from "@/db/citus";
+import { routerOf } from "@/db/shard-router";
 import type { DbOrTx } from "@/db/types";
 import { setting } from "@/lib/config";
 
@@ -26,27 +27,47 @@ export async function forEachLimited<I, O>(items: readonly I[], limit: number, f
 
 /**
  * Citus: items with distinct keys grouped by the worker holding the shard of their distribution
- * value in `table` (groupByNode: the journal's and the stats' lookup, taken to the worker), one
- * call per worker, the workers' calls at once (at most ROUTED_CONCURRENCY). A call runs on its
- * worker and commits there; an array of every key would span all shards and commit with two-phase
- * commit. Per worker rather than per shard: a batch of 20 spreads over about 15 of 32 shards but
- * over every worker only once (docs/citus.md, "The shard count"). One item goes without asking
- * where it is first. `call` answers rows by position in its group (`ord`, 1-based); they come
- * back by position in `items`.
+ * value in `table`, one call per worker, the workers' calls at once (at most ROUTED_CONCURRENCY).
+ * A call runs on its worker and commits there; an array of every key would span all shards and
+ * commit with two-phase commit. Per worker rather than per shard: a batch of 20 spreads over about
+ * 15 of 32 shards but over every worker only once (docs/citus.md, "The shard count").
+ *
+ * A handle that routes (WEIR_CITUS_ROUTE_URLS, db/shard-router.ts) groups with its cached
+ * placements and sends each group through its worker's own pool, so no hop and no lookup; items
+ * of no known worker form one group on the round-robin pool (each worker forwards). Otherwise
+ * groupByNode asks (the journal's and the stats' lookup, taken to the worker). One item goes
+ * without asking where it is first. `call` gets a group and the handle to send it through, and
+ * answers rows by position in its group (`ord`, 1-based); they come back by position in `items`.
  */
 export async function callByNode<I, R extends { ord: number }>(
   db: DbOrTx,
   table: string,
   items: readonly I[],
   valueOf: (item: I) => string,
-  call: (group: I[]) => Promise<R[]>,
+  call: (group: I[], db: DbOrTx) => Promise<R[]>,
 ): Promise<R[]> {
-  if (items.length === 1) return call([items[0]!]);
+  const router = routerOf(db);
+  if (items.length === 1) return call([items[0]!], router ? router.dbFor(table, valueOf(items[0]!)) : db);
   const positions = items.map((item, index) => ({ item, ord: index + 1 }));
-  const groups = await groupByNode(db, table, positions, (p) => valueOf(p.item));
+  const groups: { positions: typeof positions; db: DbOrTx }[] = [];
+  if (router) {
+    const byNode = new Map<string | undefined, typeof positions>();
+    for (const p of positions) {
+      const node = router.nodeOf(table, valueOf(p.item));
+      const group = byNode.get(node);
+      if (group) group.push(p);
+      else byNode.set(node, [p]);
+    }
+    for (const [node, group] of byNode) groups.push({ positions: group, db: router.dbOfNode(node) });
+  } else {
+    for (const group of await groupByNode(db, table, positions, (p) => valueOf(p.item))) groups.push({ positions: group, db });
+  }
   const answered = await forEachLimited(groups, ROUTED_CONCURRENCY, async (group) => {
-    const rows = await call(group.map((p) => p.item));
-    for (const row of rows) row.ord = group[row.ord - 1]!.ord;
+    const rows = await call(
+      group.positions.map((p) => p.item),
+      group.db,
+    );
+    for (const row of rows) row.ord = group.positions[row.ord - 1]!.ord;
     return rows;
   });
   return answered.flat();

@@ -1,5 +1,6 @@
 import { isCitus } from "@/db/citus";
 import { runRaw } from "@/db/raw";
+import { routedDb } from "@/db/shard-router";
 import type { DbOrTx } from "@/db/types";
 import { asStoreError } from "@/db/unavailable";
 import { ValidationError } from "@/lib/errors";
@@ -28,8 +29,10 @@ export async function begin(db: DbOrTx, ref: IdempotencyKeyRef): Promise<BeginRe
 }
 
 /** The decision alone, uncounted: a caller that waits reads a key several times but answers once. */
-export async function decideBegin(db: DbOrTx, ref: IdempotencyKeyRef): Promise<BeginResult> {
+export async function decideBegin(anyDb: DbOrTx, ref: IdempotencyKeyRef): Promise<BeginResult> {
   assertKeyRef(ref);
+  // Straight to the key's worker when the handle routes (db/shard-router.ts).
+  const db = routedDb(anyDb, "idempotency_keys", ref.key);
   let result: BeginResult | null = null;
   try {
     // On Citus the one-statement begin is split across nodes; the one-key function routes to the key's shard.

@@ -1,4 +1,5 @@
 import { runRaw } from "@/db/raw";
+import { routedDb } from "@/db/shard-router";
 import { DEFAULT_RETENTION_SECONDS } from "@/db/schema/idempotency-scopes";
 import type { DbOrTx } from "@/db/types";
 import { asStoreError } from "@/db/unavailable";
@@ -58,8 +59,10 @@ export async function complete(db: DbOrTx, input: CompleteInput): Promise<Comple
   return result;
 }
 
-async function storeResponse(db: DbOrTx, input: CompleteInput): Promise<CompleteResult> {
+async function storeResponse(anyDb: DbOrTx, input: CompleteInput): Promise<CompleteResult> {
   assertKeyRef(input);
+  // Straight to the key's worker when the handle routes (db/shard-router.ts).
+  const db = routedDb(anyDb, "idempotency_keys", input.key);
   assertAttempt(input.attempt);
   const { status } = input.response;
   if (!Number.isInteger(status) || status < 100 || status > 599) {

@@ -1,4 +1,5 @@
 import { runRaw } from "@/db/raw";
+import { routedDb } from "@/db/shard-router";
 import type { DbOrTx } from "@/db/types";
 import { asStoreError } from "@/db/unavailable";
 import { decided, type DecisionOrigin } from "@/lib/telemetry/decisions";
@@ -49,8 +50,10 @@ export async function release(db: DbOrTx, input: ReleaseInput): Promise<ReleaseR
   return result;
 }
 
-async function releaseKey(db: DbOrTx, input: ReleaseInput): Promise<ReleaseResult> {
+async function releaseKey(anyDb: DbOrTx, input: ReleaseInput): Promise<ReleaseResult> {
   assertKeyRef(input);
+  // Straight to the key's worker when the handle routes (db/shard-router.ts).
+  const db = routedDb(anyDb, "idempotency_keys", input.key);
   assertAttempt(input.attempt);
   let state: KeyState | undefined;
   try {

@@ -10,9 +10,9 @@ import { decideOneStatement, decideOnNodeStatement, type DecideRow, type Stateme
  * `items` (`ord`, 1-based); none for a lost race.
  */
 export function decideByNode(db: DbOrTx, items: readonly StatementItem[]): Promise<DecideRow[]> {
-  return callByNode(db, "last_seen", items, (item) => item.messageId, async (group) => {
-    if (group.length > 1) return runRaw<DecideRow>(db, decideOnNodeStatement(group));
-    const rows = await runRaw<Omit<DecideRow, "ord">>(db, decideOneStatement(group[0]!));
+  return callByNode(db, "last_seen", items, (item) => item.messageId, async (group, on) => {
+    if (group.length > 1) return runRaw<DecideRow>(on, decideOnNodeStatement(group));
+    const rows = await runRaw<Omit<DecideRow, "ord">>(on, decideOneStatement(group[0]!));
     return rows.map((row) => ({ ...row, ord: 1 }));
   });
 }

@@ -10,9 +10,9 @@ import { claimOneStatement, claimOnNodeStatement, type ClaimKey, type ClaimRow }
  * Rows in the order of `keys`, one per key.
  */
 export async function claimByNode(db: DbOrTx, keys: readonly ClaimKey[], ttl: number): Promise<ClaimRow[]> {
-  const rows = await callByNode(db, "window_records", keys, (key) => key.messageId, async (group) => {
-    if (group.length === 1) return (await runRaw<ClaimRow>(db, claimOneStatement(group[0]!, ttl))).map((row) => ({ ...row, ord: 1 }));
-    const answered = await runRaw<ClaimRow & { ord: number }>(db, claimOnNodeStatement(group, ttl));
+  const rows = await callByNode(db, "window_records", keys, (key) => key.messageId, async (group, on) => {
+    if (group.length === 1) return (await runRaw<ClaimRow>(on, claimOneStatement(group[0]!, ttl))).map((row) => ({ ...row, ord: 1 }));
+    const answered = await runRaw<ClaimRow & { ord: number }>(on, claimOnNodeStatement(group, ttl));
     for (const row of answered) {
       row.consumer_group = group[row.ord - 1]!.consumerGroup;
       row.message_id = group[row.ord - 1]!.messageId;
