@@ -78,7 +78,7 @@ export const VARIABLES = {
   WEIR_CITUS_ROUTE_URLS: variable(
     "store",
     urls(["postgres:", "postgresql:"], "none: everything goes to `DATABASE_URL`"),
-    "Citus: connection strings of weir's database on each worker, comma-separated (every worker, the same list on every node). The hot path (checks, claims, idempotency, reverts, token lookups, the stats flush and journal writes, the LISTEN of waiting begins) then connects to them, new connections in turn, so the coordinator only serves the console, resets, cleanup and migrations and checks go on while it is down. See [citus.md](citus.md#no-coordinator-on-the-hot-path).",
+    "Citus: connection strings of weir's database on each worker, comma-separated (every worker, the same list on every node). The hot path (checks, claims, idempotency, reverts, token lookups, the stats flush and journal writes, the LISTEN of waiting begins) then connects to them: each key's work to the worker holding its shard (a pool per worker; weir reads the placements from the workers and matches them to these URLs by host and port), the rest in turn, so the coordinator only serves the console, resets, cleanup and migrations and checks go on while it is down. See [citus.md](citus.md#no-coordinator-on-the-hot-path).",
     SECRET,
   ),
 
