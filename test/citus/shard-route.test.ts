@@ -7,6 +7,8 @@ import { PLACEMENT_REFRESH_MS } from "@/db/citus-placement";
 import { storeConfigFromEnv } from "@/db/config";
 import { routerOf } from "@/db/shard-router";
 import { check, checkMany } from "@/lib/dedup/last-seen/check";
+import { begin } from "@/lib/dedup/idempotency/begin";
+import { complete } from "@/lib/dedup/idempotency/complete";
 import { claimMany } from "@/lib/dedup/window/claim";
 import { createService } from "@/test/factories";
 import { createTestDatabase, type TestDatabase } from "./citus-test-db";
@@ -118,11 +120,16 @@ describe("a routed store sends each key to its shard's worker", () => {
       expect(batch.map((o) => o.decision)).toEqual(keys.map((_, i) => (i < 40 ? "duplicate" : "new")));
       const claims = await claimMany(db, keys.slice(0, 10).map((messageId) => ({ consumerGroup: "g-route", messageId })));
       expect(claims.map((o) => o.decision)).toEqual(keys.slice(0, 10).map(() => "new"));
+      for (const key of keys.slice(0, 5)) {
+        const ref = { scope: "s-route", key, requestHash: "a".repeat(64) };
+        expect(await begin(db, ref)).toMatchObject({ outcome: "started", attempt: 1 });
+        await complete(db, { ...ref, attempt: 1, response: { status: 200, body: key, headers: {} } });
+      }
     });
     console.log(`[shard-route] transactions per worker: ${sent.join(", ")}`);
-    // 40 single checks, a batch, a batch of claims: all on worker 2. Worker 1 sees only the store's own reads (the
+    // 40 single checks, a batch, a batch of claims, 5 idempotency begins and completes: all on worker 2. Worker 1 sees only the store's own reads (the
     // placements, whether it is Citus: a few), where round robin sent it about half of the keys' calls.
-    expect(sent[1]).toBeGreaterThanOrEqual(42);
+    expect(sent[1]).toBeGreaterThanOrEqual(52);
     expect(sent[0]).toBeLessThan(10);
   });
 
