@@ -9,7 +9,9 @@ import { routerOf } from "@/db/shard-router";
 import { check, checkMany } from "@/lib/dedup/last-seen/check";
 import { begin } from "@/lib/dedup/idempotency/begin";
 import { complete } from "@/lib/dedup/idempotency/complete";
+import { readKeyState } from "@/lib/dedup/idempotency/key-state";
 import { claimMany } from "@/lib/dedup/window/claim";
+import { releaseClaim } from "@/lib/dedup/window/release";
 import { createService } from "@/test/factories";
 import { createTestDatabase, type TestDatabase } from "./citus-test-db";
 
@@ -124,12 +126,15 @@ describe("a routed store sends each key to its shard's worker", () => {
         const ref = { scope: "s-route", key, requestHash: "a".repeat(64) };
         expect(await begin(db, ref)).toMatchObject({ outcome: "started", attempt: 1 });
         await complete(db, { ...ref, attempt: 1, response: { status: 200, body: key, headers: {} } });
+        expect((await readKeyState(db, ref.scope, key))?.status).toBe("completed");
+        expect((await releaseClaim(db, { consumerGroup: "g-route", messageId: key })).released).toBe(true);
       }
     });
     console.log(`[shard-route] transactions per worker: ${sent.join(", ")}`);
-    // 40 single checks, a batch, a batch of claims, 5 idempotency begins and completes: all on worker 2. Worker 1 sees only the store's own reads (the
+    // 40 single checks, a batch, a batch of claims, 5 idempotency begins, completes and
+    // reads, 5 claim releases: all on worker 2. Worker 1 sees only the store's own reads (the
     // placements, whether it is Citus: a few), where round robin sent it about half of the keys' calls.
-    expect(sent[1]).toBeGreaterThanOrEqual(52);
+    expect(sent[1]).toBeGreaterThanOrEqual(62);
     expect(sent[0]).toBeLessThan(10);
   });
 

@@ -1,5 +1,6 @@
 import { hotDb, type Store } from "@/db/client";
 import { runRaw } from "@/db/raw";
+import { routedDb } from "@/db/shard-router";
 import type { DbOrTx } from "@/db/types";
 import { asStoreError } from "@/db/unavailable";
 import { ValidationError } from "@/lib/errors";
@@ -26,7 +27,7 @@ where k.scope = $1 and k.key = $2 and k.status = 'in_progress' and not k.waiters
 
 async function markAwaited(db: DbOrTx, scope: string, key: string): Promise<void> {
   try {
-    await runRaw(db, { name: "weir_idempotency_mark_awaited_v2", text: MARK_AWAITED_SQL, values: [scope, key] });
+    await runRaw(routedDb(db, "idempotency_keys", key), { name: "weir_idempotency_mark_awaited_v2", text: MARK_AWAITED_SQL, values: [scope, key] });
   } catch (err) {
     throw asStoreError(err);
   }

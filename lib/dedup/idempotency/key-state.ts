@@ -1,4 +1,5 @@
 import { runRaw } from "@/db/raw";
+import { routedDb } from "@/db/shard-router";
 import type { DbOrTx } from "@/db/types";
 import { asStoreError } from "@/db/unavailable";
 import { assertKeyRef, toDate } from "./key-row";
@@ -47,7 +48,7 @@ export function keyStateView(scope: string, key: string, row: KeyState): KeyStat
 export async function readKeyState(db: DbOrTx, scope: string, key: string): Promise<KeyStateView | undefined> {
   assertKeyRef({ scope, key });
   try {
-    const [row] = await runRaw<KeyState>(db, keyStateStatement(scope, key));
+    const [row] = await runRaw<KeyState>(routedDb(db, "idempotency_keys", key), keyStateStatement(scope, key));
     return row && keyStateView(scope, key, row);
   } catch (err) {
     throw asStoreError(err);

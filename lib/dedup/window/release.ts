@@ -1,5 +1,6 @@
 import type { RawStatement } from "@/db/raw";
 import { runRaw } from "@/db/raw";
+import { routedDb } from "@/db/shard-router";
 import type { DbOrTx } from "@/db/types";
 import { asStoreError } from "@/db/unavailable";
 import { ConflictError } from "@/lib/errors";
@@ -62,7 +63,7 @@ async function forgetClaim(db: DbOrTx, input: ReleaseClaimInput): Promise<Releas
   const parsed = claimReleaseRequestSchema.parse(input);
   let row: { state: ReleaseState; claimed_at: Date | string | null } | undefined;
   try {
-    [row] = await runRaw(db, releaseStatement(parsed, defaultTtlSeconds()));
+    [row] = await runRaw(routedDb(db, "window_records", parsed.messageId), releaseStatement(parsed, defaultTtlSeconds()));
   } catch (err) {
     throw asStoreError(err);
   }
