@@ -5,14 +5,19 @@
  * - single: 64 concurrent callers submitting single checks through the check coalescer (what
  *   the HTTP API runs); on Citus a coalesced batch leaves in one call per worker;
  * - batch: 16 callers each checking batches of 20 keys (checkMany, what a batch request runs).
- * On one box Citus cannot win (three servers share the cores, every check crosses two hops);
+ * Citus runs three ways: weir connected to the coordinator; with WEIR_CITUS_ROUTE_URLS, its
+ * connections to the workers in turn; and each key sent to its shard's worker (what a routed
+ * node does). Around each load the bench reads the CPU of every node and of weir's statement path,
+ * and prints the capacity model (docs/citus-capacity.md) from them.
+ * On one box Citus cannot win (three servers share the cores, every check crosses more hops);
  * the point is that it routes and that batches merge per worker.
  * `--shards 8,32` measures Citus once per shard count (a database each, the count set before
  * its first migration, as docs/citus.md tells an operator); default 8, the test cluster's.
  * Run: npx tsx bench/scaling.ts [--seconds N] [--quick] [--shards 8,32]. Never fails on timing.
  */
 import { drizzle } from "drizzle-orm/node-postgres";
-import { createPool } from "@/db/client";
+import { createPool, hotDb, openStore } from "@/db/client";
+import { routerOf } from "@/db/shard-router";
 import { storeConfigFromEnv } from "@/db/config";
 import * as schema from "@/db/schema";
 import type { DbOrTx } from "@/db/types";
@@ -99,16 +104,35 @@ async function metered(db: DbOrTx, load: Load, seconds: number, meter: CpuMeter)
   return { ...measured, cpuUs };
 }
 
+async function onDb(db: DbOrTx, seconds: number, meter: CpuMeter): Promise<Record<Load, Measured>> {
+  await drive(db, "single", 1); // warm-up: JIT, prepared statements, the first keys
+  const single = await metered(db, "single", seconds, meter);
+  await drive(db, "batch", 1);
+  return { single, batch: await metered(db, "batch", seconds, meter) };
+}
+
 async function onDatabase(url: string, seconds: number, meter: CpuMeter): Promise<Record<Load, Measured>> {
   const pool = createPool({ ...storeConfigFromEnv(), poolMax: 20 }, url);
   try {
-    const db = drizzle({ client: pool, schema });
-    await drive(db, "single", 1); // warm-up: JIT, prepared statements, the first keys
-    const single = await metered(db, "single", seconds, meter);
-    await drive(db, "batch", 1);
-    return { single, batch: await metered(db, "batch", seconds, meter) };
+    return await onDb(drizzle({ client: pool, schema }), seconds, meter);
   } finally {
     await pool.end();
+  }
+}
+
+/**
+ * weir's store with WEIR_CITUS_ROUTE_URLS (every worker), so the coordinator is off the path: its
+ * round-robin pool alone (a key one forwarding hop away on half the workers), then its hot handle,
+ * which sends each key to its shard's worker (db/shard-router.ts).
+ */
+async function onRoutedStore(url: string, routeUrls: string[], seconds: number, meter: CpuMeter): Promise<Record<"roundRobin" | "toShard", Record<Load, Measured>>> {
+  const store = await openStore({ ...storeConfigFromEnv(), databaseUrl: url, routeUrls, poolMax: 20 }, { migrate: false });
+  try {
+    await routerOf(hotDb(store))!.placements.refresh();
+    const roundRobin = await onDb(drizzle({ client: store.hotPool!, schema }), seconds, meter);
+    return { roundRobin, toShard: await onDb(hotDb(store), seconds, meter) };
+  } finally {
+    await store.close();
   }
 }
 
@@ -137,26 +161,31 @@ async function main(): Promise<void> {
       const distributed = await onDatabase(urls[i]!, SECONDS, clusterMeter(cluster));
       console.log(line(`Citus, ${count} shards`, distributed));
       models.push(...capacityModel(`Citus, ${count} shards, checks through the coordinator`, distributed, single));
-      // Citus syncs its metadata to every worker, so a worker can route a check itself: the path with
-      // no coordinator on it (issue 26). Measured apart, as a capacity input, not as a ratio row.
-      const viaWorker = await onDatabase(cluster.workers[0]!.url(`weir_scaling_${count}`), SECONDS, clusterMeter(cluster)).catch((err: Error) => err);
-      if (viaWorker instanceof Error) console.log(`  Citus, ${count} shards, through worker 1: refused (${viaWorker.message})`);
-      else {
-        console.log(line(`Citus, ${count} shards, through worker 1`, viaWorker));
-        models.push(...capacityModel(`Citus, ${count} shards, checks sent to a worker (no coordinator on the path)`, viaWorker, single));
-      }
+      const routeUrls = cluster.workers.map((worker) => worker.url(`weir_scaling_${count}`));
+      const routed = await onRoutedStore(urls[i]!, routeUrls, SECONDS, clusterMeter(cluster));
+      console.log(line(`Citus, ${count} shards, route URLs, round robin`, routed.roundRobin));
+      console.log(line(`Citus, ${count} shards, route URLs, to the shard's worker`, routed.toShard));
+      models.push(...capacityModel(`Citus, ${count} shards, checks sent to the workers in turn (no coordinator on the path)`, routed.roundRobin, single));
+      models.push(...capacityModel(`Citus, ${count} shards, checks sent to their shard's worker`, routed.toShard, single));
+      const contenders = [
+        ["through the coordinator", distributed],
+        ["route URLs, round robin", routed.roundRobin],
+        ["route URLs, to the shard's worker", routed.toShard],
+      ] as const;
       for (const load of ["single", "batch"] as const) {
-        const r = ratio(distributed[load].perSecond, single[load].perSecond);
-        const target = load === "single" ? 0.5 : 0.3;
-        rows.push({
-          metric: `${load === "single" ? "single checks" : `batches of ${BATCH_SIZE}`}, Citus ${count} shards vs one PostgreSQL`,
-          unit: "checks/s",
-          ours: distributed[load].perSecond,
-          baseline: single[load].perSecond,
-          ratio: r,
-          target: `>= ${target}x (issue 26)`,
-          met: r >= target,
-        });
+        for (const [how, measured] of contenders) {
+          const r = ratio(measured[load].perSecond, single[load].perSecond);
+          const target = load === "single" ? 0.5 : 0.3;
+          rows.push({
+            metric: `${load === "single" ? "single checks" : `batches of ${BATCH_SIZE}`}, Citus ${count} shards ${how} vs one PostgreSQL`,
+            unit: "checks/s",
+            ours: measured[load].perSecond,
+            baseline: single[load].perSecond,
+            ratio: r,
+            target: `>= ${target}x (issue 26)`,
+            met: r >= target,
+          });
+        }
       }
     }
     report("scaling: checks, one PostgreSQL vs Citus on the same machine", rows);
