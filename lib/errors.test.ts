@@ -20,6 +20,7 @@ const SAMPLES: Record<string, errors.WeirError> = {
   ReauthenticationRequiredError: new errors.ReauthenticationRequiredError(15),
   RateLimitedError: new errors.RateLimitedError(7),
   StoreUnavailableError: new errors.StoreUnavailableError(2),
+  CoordinatorUnavailableError: new errors.CoordinatorUnavailableError(2),
   OverloadedError: new errors.OverloadedError(1),
 };
 

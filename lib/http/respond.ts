@@ -50,7 +50,7 @@ function knownErrorResult(err: unknown): HttpResult | undefined {
   }
   if (err instanceof StoreUnavailableError || isStoreUnavailable(err)) {
     const retry = err instanceof StoreUnavailableError ? err.retryAfterSeconds : 1;
-    const store = isCoordinatorUnreachable(err) ? new CoordinatorUnavailableError(retry) : new StoreUnavailableError(retry);
+    const store = err instanceof CoordinatorUnavailableError || isCoordinatorUnreachable(err) ? new CoordinatorUnavailableError(retry) : new StoreUnavailableError(retry);
     return { status: 503, body: errorBody(store.code, store.message), headers: { "retry-after": String(retry) } };
   }
   if (err instanceof WeirError) {
