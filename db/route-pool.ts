@@ -30,21 +30,33 @@ function markCoordinator<E>(err: E): E {
 }
 
 /**
+ * A pool's client class whose failures to open a connection first go to `onFailure` (which may mark
+ * the error), then on to the pool as they were.
+ */
+function clientWatchingConnect(onFailure: (err: Error) => void): typeof pg.Client {
+  const seen = <E>(err: E): E => {
+    if (err instanceof Error) onFailure(err);
+    return err;
+  };
+  return class WatchedClient extends pg.Client {
+    override connect(): Promise<pg.Client>;
+    override connect(callback: (err: Error) => void): void;
+    override connect(callback?: (err: Error) => void): Promise<pg.Client> | void {
+      if (callback) return super.connect((err: Error) => callback(err && seen(err)));
+      return super.connect().catch((err: unknown) => {
+        throw seen(err);
+      });
+    }
+  };
+}
+
+/**
  * The client class of the coordinator's pool when the hot path is on the workers: a connection it
  * cannot open is marked, so that the refused console write can say that the coordinator is down
  * and checks are not (lib/http/respond.ts), rather than that the whole store is.
  */
 export function coordinatorClient(): typeof pg.Client {
-  return class CoordinatorClient extends pg.Client {
-    override connect(): Promise<pg.Client>;
-    override connect(callback: (err: Error) => void): void;
-    override connect(callback?: (err: Error) => void): Promise<pg.Client> | void {
-      if (callback) return super.connect((err: Error) => callback(err && markCoordinator(err)));
-      return super.connect().catch((err: unknown) => {
-        throw markCoordinator(err);
-      });
-    }
-  };
+  return clientWatchingConnect(markCoordinator);
 }
 
 /**
@@ -52,19 +64,5 @@ export function coordinatorClient(): typeof pg.Client {
  * `onFailure` (the placements are read again: the worker may have left, its shards moved).
  */
 export function watchedClient(onFailure: () => void): typeof pg.Client {
-  return class WatchedClient extends pg.Client {
-    override connect(): Promise<pg.Client>;
-    override connect(callback: (err: Error) => void): void;
-    override connect(callback?: (err: Error) => void): Promise<pg.Client> | void {
-      if (callback)
-        return super.connect((err: Error) => {
-          if (err) onFailure();
-          callback(err);
-        });
-      return super.connect().catch((err: unknown) => {
-        onFailure();
-        throw err;
-      });
-    }
-  };
+  return clientWatchingConnect(() => onFailure());
 }

@@ -31,6 +31,18 @@ export class ShardRouter {
   dbFor(table: string, value: string): DbOrTx {
     return this.dbOfNode(this.nodeOf(table, value));
   }
+
+  /** `items` grouped by the worker holding each one's shard, with the handle each group goes through. */
+  groupByNode<T>(table: string, items: readonly T[], valueOf: (item: T) => string): { items: T[]; db: DbOrTx }[] {
+    const byNode = new Map<string | undefined, T[]>();
+    for (const item of items) {
+      const node = this.nodeOf(table, valueOf(item));
+      const group = byNode.get(node);
+      if (group) group.push(item);
+      else byNode.set(node, [item]);
+    }
+    return Array.from(byNode, ([node, group]) => ({ items: group, db: this.dbOfNode(node) }));
+  }
 }
 
 const routers = new WeakMap<object, ShardRouter>();

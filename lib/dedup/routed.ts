@@ -1,5 +1,5 @@
 import { groupByNode } from "@/db/citus";
-import { routerOf } from "@/db/shard-router";
+import { routedDb, routerOf } from "@/db/shard-router";
 import type { DbOrTx } from "@/db/types";
 import { setting } from "@/lib/config";
 
@@ -46,28 +46,18 @@ export async function callByNode<I, R extends { ord: number }>(
   valueOf: (item: I) => string,
   call: (group: I[], db: DbOrTx) => Promise<R[]>,
 ): Promise<R[]> {
-  const router = routerOf(db);
-  if (items.length === 1) return call([items[0]!], router ? router.dbFor(table, valueOf(items[0]!)) : db);
+  if (items.length === 1) return call([items[0]!], routedDb(db, table, valueOf(items[0]!)));
   const positions = items.map((item, index) => ({ item, ord: index + 1 }));
-  const groups: { positions: typeof positions; db: DbOrTx }[] = [];
-  if (router) {
-    const byNode = new Map<string | undefined, typeof positions>();
-    for (const p of positions) {
-      const node = router.nodeOf(table, valueOf(p.item));
-      const group = byNode.get(node);
-      if (group) group.push(p);
-      else byNode.set(node, [p]);
-    }
-    for (const [node, group] of byNode) groups.push({ positions: group, db: router.dbOfNode(node) });
-  } else {
-    for (const group of await groupByNode(db, table, positions, (p) => valueOf(p.item))) groups.push({ positions: group, db });
-  }
+  const router = routerOf(db);
+  const groups = router
+    ? router.groupByNode(table, positions, (p) => valueOf(p.item))
+    : (await groupByNode(db, table, positions, (p) => valueOf(p.item))).map((group) => ({ items: group, db }));
   const answered = await forEachLimited(groups, ROUTED_CONCURRENCY, async (group) => {
     const rows = await call(
-      group.positions.map((p) => p.item),
+      group.items.map((p) => p.item),
       group.db,
     );
-    for (const row of rows) row.ord = group.positions[row.ord - 1]!.ord;
+    for (const row of rows) row.ord = group.items[row.ord - 1]!.ord;
     return rows;
   });
   return answered.flat();
