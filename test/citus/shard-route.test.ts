@@ -133,9 +133,10 @@ describe("a routed store sends each key to its shard's worker", () => {
     console.log(`[shard-route] transactions per worker: ${sent.join(", ")}`);
     // 40 single checks, a batch, a batch of claims, 5 idempotency begins, completes and
     // reads, 5 claim releases: all on worker 2. Worker 1 sees only the store's own reads (the
-    // placements, whether it is Citus: a few), where round robin sent it about half of the keys' calls.
+    // placements, whether it is Citus) and Citus's own upkeep: a few, more the longer a loaded box
+    // makes the test run; round robin sent it about half of the keys' calls (45 against 43).
     expect(sent[1]).toBeGreaterThanOrEqual(62);
-    expect(sent[0]).toBeLessThan(10);
+    expect(sent[0]).toBeLessThan(sent[1]! / 4);
   });
 
   it("a moved shard: answers stay right through the stale placement, and a refresh sends the key to its new worker", async () => {
