@@ -1,5 +1,6 @@
 import { JOURNAL_APPEND_FUNCTION } from "./queries/journal-append-sql";
 import { LAST_SEEN_DECIDE_ON_NODE_FUNCTION } from "./queries/last-seen-decide-on-node-sql";
+import { LAST_SEEN_DECIDE_ON_SHARDS_FUNCTION, LOCK_LAST_SEEN_SHARD_FUNCTION } from "./queries/last-seen-decide-on-shards-sql";
 import { STATS_FLUSH_FUNCTION } from "./queries/stats-flush-sql";
 import { WINDOW_CLAIM_ON_NODE_FUNCTION } from "./queries/window-claim-on-node-sql";
 import { runRaw, type RawStatement } from "./raw";
@@ -81,6 +82,7 @@ export const DISTRIBUTED_FUNCTIONS: readonly { signature: string; argument: stri
   { signature: "weir_last_seen_decide_v4(text, text, bytea, int, text, int, bytea, int, boolean)", argument: "p_message_id", colocateWith: "last_seen" },
   { signature: "weir_last_seen_decide_v5(text, text, bytea, int, text, int, bytea, int, boolean, text)", argument: "p_message_id", colocateWith: "last_seen" },
   { signature: LAST_SEEN_DECIDE_ON_NODE_FUNCTION.signature, argument: "p_message_id", colocateWith: "last_seen" },
+  { signature: LAST_SEEN_DECIDE_ON_SHARDS_FUNCTION.signature, argument: "p_message_id", colocateWith: "last_seen" },
   { signature: "weir_window_claim_v2(text, text, int)", argument: "p_message_id", colocateWith: "window_records" },
   { signature: "weir_window_claim_v3(text, text, int, text)", argument: "p_message_id", colocateWith: "window_records" },
   { signature: WINDOW_CLAIM_ON_NODE_FUNCTION.signature, argument: "p_message_id", colocateWith: "window_records" },
@@ -98,7 +100,10 @@ export const DISTRIBUTED_FUNCTIONS: readonly { signature: string; argument: stri
 export const CITUS_ONLY_FUNCTIONS: readonly { signature: string; create: string }[] = [
   JOURNAL_APPEND_FUNCTION,
   STATS_FLUSH_FUNCTION,
+  // Kept for nodes of the previous release during an upgrade; this one calls the next.
   LAST_SEEN_DECIDE_ON_NODE_FUNCTION,
+  LOCK_LAST_SEEN_SHARD_FUNCTION,
+  LAST_SEEN_DECIDE_ON_SHARDS_FUNCTION,
   WINDOW_CLAIM_ON_NODE_FUNCTION,
 ];
 

@@ -64,7 +64,7 @@ describe("every hot statement is a router plan on Citus (one task, one shard)", 
     });
     // A single check and a worker with one item of a batch: the one-key function; a worker with more: one call for them.
     expect(sent[0]!.name).toBe("weir_last_seen_decide_one_plain_v6");
-    for (const { name } of sent) expect(["weir_last_seen_decide_one_plain_v6", "weir_last_seen_decide_on_node_v1"]).toContain(name);
+    for (const { name } of sent) expect(["weir_last_seen_decide_one_plain_v6", "weir_last_seen_decide_on_shards_v1"]).toContain(name);
   });
 
   it("a check of a key stored under older hash settings: both asks", async () => {

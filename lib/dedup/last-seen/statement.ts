@@ -24,7 +24,13 @@ import type { RawStatement } from "@/db/raw";
  * Two variants: the history CTEs (keep the payload, prune old versions) are
  * left out when no item keeps history, the usual case on the hot path.
  */
-function decideSql(withHistory: boolean): string {
+function decideSql(withHistory: boolean, onShard = false): string {
+  // On one Citus shard (decideOnShardSql): the shard's own table, named by format()'s %1$I, and
+  // only the items of that shard (each item's shard in $8, the shard in $9).
+  const table = onShard ? "%1$I" : "last_seen";
+  const shardColumn = onShard ? ", $8::bigint[]" : "";
+  const shardName = onShard ? ", shard" : "";
+  const shardFilter = onShard ? "\n  where i.shard = $9" : "";
   const history = `,
 kept as (
   insert into payload_versions (service_id, message_id, version, hash, payload, recorded_at)
@@ -44,18 +50,18 @@ pruned as (
   return `
 with input as (
   select ord::int as ord, service_id, message_id, decode(hash_hex, 'hex') as hash, hash_version, payload, history_depth, ref
-  from unnest($1::text[], $2::text[], $3::text[], $4::int[], $5::text[], $6::int[], $7::text[]) with ordinality
-    as i(service_id, message_id, hash_hex, hash_version, payload, history_depth, ref, ord)
+  from unnest($1::text[], $2::text[], $3::text[], $4::int[], $5::text[], $6::int[], $7::text[]${shardColumn}) with ordinality
+    as i(service_id, message_id, hash_hex, hash_version, payload, history_depth, ref${shardName}, ord)${shardFilter}
 ),
 found as materialized (
   select i.ord, s.version, s.last_changed, s.ref as first_ref,
     case when s.hash_version <> i.hash_version then 'stale' else 'duplicate' end as decision
-  from input i join last_seen s on s.service_id = i.service_id and s.message_id = i.message_id
+  from input i join ${table} s on s.service_id = i.service_id and s.message_id = i.message_id
   -- only the keys answered here: a change is not carried through the CTE for nothing
   where s.hash_version <> i.hash_version or s.hash = i.hash
 ),
 written as (
-  insert into last_seen as s (service_id, message_id, hash, hash_version, version, first_seen, last_changed, ref)
+  insert into ${table} as s (service_id, message_id, hash, hash_version, version, first_seen, last_changed, ref)
   select i.service_id, i.message_id, i.hash, i.hash_version, 1, now(), now(), i.ref
   from input i
   where not exists (select 1 from found f where f.ord = i.ord)
@@ -76,6 +82,12 @@ from written w join input i on i.service_id = w.service_id and i.message_id = w.
 
 const DECIDE_SQL = decideSql(true);
 const DECIDE_WITHOUT_HISTORY_SQL = decideSql(false);
+
+/**
+ * The batch statement without history for one Citus shard: what weir_last_seen_decide_on_shards
+ * (db/queries/last-seen-decide-on-shards-sql.ts) runs on the shard's own table, a format() string.
+ */
+export const decideOnShardSql = (): string => decideSql(false, true);
 
 export interface DecideRow {
   /** 1-based position of the item in the statement's input. */
@@ -152,15 +164,15 @@ export function decideOneStatement(item: StatementItem): RawStatement {
 }
 
 /**
- * The checks of one worker (distinct keys) as one call of weir_last_seen_decide_on_node_v1
- * (db/queries/last-seen-decide-on-node-sql.ts): on Citus it runs on the worker holding their shards,
- * each item through the one-key function. Rows as the batch statement's, by position.
+ * The checks of one worker (distinct keys) as one call of weir_last_seen_decide_on_shards_v1
+ * (db/queries/last-seen-decide-on-shards-sql.ts): on Citus it runs on the worker holding their
+ * shards, one statement per shard. Rows as the batch statement's, by position.
  */
-export function decideOnNodeStatement(items: readonly StatementItem[]): RawStatement {
+export function decideOnShardsStatement(items: readonly StatementItem[]): RawStatement {
   return {
-    name: "weir_last_seen_decide_on_node_v1",
+    name: "weir_last_seen_decide_on_shards_v1",
     text: `select ord, version, decision, last_changed, first_ref
-      from weir_last_seen_decide_on_node_v1($1, $2, $3, $4, $5, $6, $7, $8)`,
+      from weir_last_seen_decide_on_shards_v1($1, $2, $3, $4, $5, $6, $7, $8)`,
     values: [...columnsOf(items), items[0]!.messageId],
   };
 }
