@@ -12,10 +12,11 @@
  * On one box Citus cannot win (three servers share the cores, every check crosses more hops);
  * the point is that it routes and that batches merge per worker.
  * `--shards 8,32` measures Citus once per shard count (a database each, the count set before
- * its first migration, as docs/citus.md tells an operator); default 8, the test cluster's.
+ * its first migration, as docs/citus.md tells an operator); default weir's own (DEFAULT_SHARD_COUNT).
  * Run: npx tsx bench/scaling.ts [--seconds N] [--quick] [--shards 8,32]. Never fails on timing.
  */
 import { drizzle } from "drizzle-orm/node-postgres";
+import { DEFAULT_SHARD_COUNT } from "@/db/citus";
 import { createPool, hotDb, openStore } from "@/db/client";
 import { routerOf } from "@/db/shard-router";
 import { storeConfigFromEnv } from "@/db/config";
@@ -43,7 +44,7 @@ const SERVICE = "scaling-svc";
 /** `--shards 8,32`: the shard counts to measure Citus with. */
 function shardCounts(): number[] {
   const at = process.argv.indexOf("--shards");
-  if (at < 0) return [8];
+  if (at < 0) return [DEFAULT_SHARD_COUNT];
   const counts = (process.argv[at + 1] ?? "").split(",").map(Number);
   if (counts.some((n) => !Number.isInteger(n) || n <= 0)) throw new Error("--shards needs positive integers, e.g. 8,32");
   return counts;

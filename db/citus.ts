@@ -1,6 +1,6 @@
 import { JOURNAL_APPEND_FUNCTION } from "./queries/journal-append-sql";
 import { LAST_SEEN_DECIDE_ON_NODE_FUNCTION } from "./queries/last-seen-decide-on-node-sql";
-import { LAST_SEEN_DECIDE_ON_SHARDS_FUNCTION, LOCK_LAST_SEEN_SHARD_FUNCTION } from "./queries/last-seen-decide-on-shards-sql";
+import { LAST_SEEN_DECIDE_ON_SHARDS_FUNCTION, LOCK_LAST_SEEN_SHARDS_FUNCTION } from "./queries/last-seen-decide-on-shards-sql";
 import { STATS_FLUSH_FUNCTION } from "./queries/stats-flush-sql";
 import { WINDOW_CLAIM_ON_NODE_FUNCTION } from "./queries/window-claim-on-node-sql";
 import { runRaw, type RawStatement } from "./raw";
@@ -102,10 +102,26 @@ export const CITUS_ONLY_FUNCTIONS: readonly { signature: string; create: string 
   STATS_FLUSH_FUNCTION,
   // Kept for nodes of the previous release during an upgrade; this one calls the next.
   LAST_SEEN_DECIDE_ON_NODE_FUNCTION,
-  LOCK_LAST_SEEN_SHARD_FUNCTION,
+  LOCK_LAST_SEEN_SHARDS_FUNCTION,
   LAST_SEEN_DECIDE_ON_SHARDS_FUNCTION,
   WINDOW_CLAIM_ON_NODE_FUNCTION,
 ];
+
+/**
+ * The shard count weir creates when the database leaves `citus.shard_count` at Citus's default
+ * (32). A worker decides a call's keys one statement per shard, so keys that share a shard share
+ * a statement: measured on bench/scaling.ts, single checks sent to their shard's worker gave 0.90x
+ * one PostgreSQL with 8 shards, 0.72x with 16, 0.46x with 32 (batches of 20: 0.41x, 0.33x, 0.27x).
+ * 16 shard groups still spread over up to 16 workers, 2 each on 8 (docs/citus.md, "The shard count").
+ */
+export const DEFAULT_SHARD_COUNT = 16;
+
+/** `citus.shard_count` when the database, its role or the server set it; DEFAULT_SHARD_COUNT otherwise. */
+async function shardCountToCreate(client: Queryable): Promise<number> {
+  const { rows } = await client.query("select setting::int as count, source from pg_settings where name = 'citus.shard_count'");
+  const row = rows[0] as { count: number; source: string };
+  return row.source === "default" ? DEFAULT_SHARD_COUNT : row.count;
+}
 
 const HAS_CITUS = "select exists (select 1 from pg_extension where extname = 'citus') as citus";
 
@@ -133,8 +149,16 @@ export async function distributeForCitus(client: Queryable): Promise<void> {
     if (placed.get(table) === "h") continue;
     // Made a reference table by an older weir ('n'): back to a local table first, then distributed.
     if (placed.get(table) === "n") await client.query("select undistribute_table($1)", [table]);
-    const colocate = table === first!.table ? "default" : first!.table;
-    await client.query("select create_distributed_table($1, $2, colocate_with => $3)", [table, column, colocate]);
+    if (table === first!.table) {
+      // The first sets the shard count; every other table is co-located with it.
+      await client.query("select create_distributed_table($1, $2, colocate_with => 'default', shard_count => $3)", [
+        table,
+        column,
+        await shardCountToCreate(client),
+      ]);
+    } else {
+      await client.query("select create_distributed_table($1, $2, colocate_with => $3)", [table, column, first!.table]);
+    }
   }
   for (const { signature, create } of CITUS_ONLY_FUNCTIONS) {
     const { rows: found } = await client.query("select to_regprocedure($1) is not null as found", [signature]);

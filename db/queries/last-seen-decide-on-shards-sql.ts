@@ -1,23 +1,29 @@
 import { decideOnShardSql } from "@/lib/dedup/last-seen/statement";
 
 /**
- * Locks one of last_seen's shards as Citus locks a shard for its own writes (lock_shard_metadata,
- * ShareLock), then says whether it is on this node. A move or split takes ExclusiveLock on every
- * node before it repoints the shard and holds it until it commits: once this lock is held, the
- * shard stays where the placement read after it (in a snapshot of its own) says. SECURITY DEFINER
- * because lock_shard_metadata wants the shard's owner; it locks last_seen's shards and nothing else.
+ * Locks last_seen's shards as Citus locks a shard for its own writes (lock_shard_metadata,
+ * ShareLock, in shard order), then answers those of them that are on this node. A move or split
+ * takes ExclusiveLock on every node before it repoints a shard and holds it until it commits: once
+ * this lock is held, a shard stays where the placements read after it (in a snapshot of their own)
+ * say. SECURITY DEFINER because lock_shard_metadata wants the shards' owner; it locks last_seen's
+ * shards and nothing else.
  */
-export const LOCK_LAST_SEEN_SHARD_FUNCTION = {
-  signature: "weir_lock_last_seen_shard_v1(bigint)",
-  create: `create function weir_lock_last_seen_shard_v1(p_shard bigint) returns boolean
+export const LOCK_LAST_SEEN_SHARDS_FUNCTION = {
+  signature: "weir_lock_last_seen_shards_v1(bigint[])",
+  create: `create function weir_lock_last_seen_shards_v1(p_shards bigint[]) returns bigint[]
 language plpgsql security definer set search_path = public, pg_temp as $fn$
+declare
+  v_shards bigint[] := array(
+    select s.shardid from pg_dist_shard s where s.shardid = any(p_shards) and s.logicalrelid = 'last_seen'::regclass order by 1
+  );
 begin
-  if not exists (select 1 from pg_dist_shard s where s.shardid = p_shard and s.logicalrelid = 'last_seen'::regclass) then
-    return false;
+  if cardinality(v_shards) = 0 then
+    return v_shards;
   end if;
-  perform lock_shard_metadata(5, array[p_shard]);
-  return exists (
-    select 1 from pg_dist_placement p where p.shardid = p_shard and p.groupid = (select groupid from pg_dist_local_group)
+  perform lock_shard_metadata(5, v_shards);
+  return array(
+    select p.shardid from pg_dist_placement p
+    where p.shardid = any(v_shards) and p.groupid = (select groupid from pg_dist_local_group)
   );
 end
 $fn$`,
@@ -37,10 +43,11 @@ $fn$`,
  * shards, 7,100-9,300 planned on each call, 20,900-24,800 prepared.
  *
  * A write on a shard's table must not land on a placement a move or split has just left (its table
- * stays until the deferred drop): each shard is locked first (weir_lock_last_seen_shard_v1) and
- * written only if it is on this node. Otherwise (moved or split since the caller looked), and for
- * items that keep history (their payload goes to a co-located table), each item goes through
- * weir_last_seen_decide_v5, the one-key function, which Citus routes: what a single check runs.
+ * stays until the deferred drop): the call's shards are locked first (weir_lock_last_seen_shards_v1)
+ * and a shard's table is written only if it is on this node. Otherwise (moved or split since the
+ * caller looked), and for items that keep history (their payload goes to a co-located table), each
+ * item goes through weir_last_seen_decide_v5, the one-key function, which Citus routes: what a
+ * single check runs.
  *
  * Shards are taken in shard order, and each shard's keys in key order (the statement inserts in key
  * order), so concurrent calls lock rows in one order. Rows by position in the arrays (`ord`), as the
@@ -57,22 +64,27 @@ language plpgsql as $fn$
 #variable_conflict use_column
 declare
   v_shards bigint[];
+  v_here bigint[];
+  v_history bigint[];
+  v_prepared text[];
   v_shard bigint;
-  v_prepared text;
+  v_name text;
   i integer;
 begin
   v_shards := array(
     select get_shard_id_for_distribution_column('last_seen', k) from unnest(p_message_ids) with ordinality as u(k, n) order by n
   );
+  v_here := weir_lock_last_seen_shards_v1(array(select distinct s from unnest(v_shards) as s));
+  v_history := array(select h.s from unnest(v_shards, p_history_depths) as h(s, d) where h.d > 0);
+  v_prepared := array(select ps.name from pg_prepared_statements ps where ps.name like 'weir\\_last\\_seen\\_decide\\_shard\\_v1\\_%');
   for v_shard in select distinct s from unnest(v_shards) as s order by 1 loop
-    if weir_lock_last_seen_shard_v1(v_shard)
-      and not exists (select 1 from unnest(v_shards, p_history_depths) as h(s, d) where h.s = v_shard and h.d > 0) then
-      v_prepared := 'weir_last_seen_decide_shard_v1_' || v_shard;
-      if not exists (select 1 from pg_prepared_statements ps where ps.name = v_prepared) then
+    if v_shard = any(v_here) and not v_shard = any(v_history) then
+      v_name := 'weir_last_seen_decide_shard_v1_' || v_shard;
+      if not v_name = any(v_prepared) then
         execute format('prepare %I(text[], text[], text[], integer[], text[], integer[], text[], bigint[], bigint) as %s',
-          v_prepared, format($q$${decideOnShardSql()}$q$, 'last_seen_' || v_shard));
+          v_name, format($q$${decideOnShardSql()}$q$, 'last_seen_' || v_shard));
       end if;
-      return query execute format('execute %I(%L, %L, %L, %L, %L, %L, %L, %L, %s)', v_prepared,
+      return query execute format('execute %I(%L, %L, %L, %L, %L, %L, %L, %L, %s)', v_name,
         p_service_ids, p_message_ids, p_hashes, p_hash_versions, p_payloads, p_history_depths, p_refs, v_shards, v_shard);
     else
       for i in
