@@ -14,6 +14,13 @@ export interface KeyCount {
 export const EXACT_KEY_COUNT_CAP = 10_000;
 /** Pages of last_seen a sampled estimate reads (about 8 MiB), whatever the table's size. */
 const SAMPLE_PAGES = 1_000;
+/**
+ * How long a service's sampled estimate is reused. Sampling cost the services list 8-25 ms of its
+ * 40 at 10 M keys, on every view; an estimate a minute old is no less an estimate (exact counts,
+ * up to the cap, are read on every view).
+ */
+const SAMPLE_REUSE_MS = 60_000;
+const sampledEstimates = new Map<string, { keys: number; at: number }>();
 
 interface TableStats {
   /** Rows in last_seen now: the planner's count scaled to the table's current size, as the planner does. */
@@ -91,6 +98,26 @@ async function sampledCounts(db: DbOrTx, serviceIds: readonly string[], citus: b
   return new Map(rows.map((row) => [String(row.id), (Number(row.n) * 100) / percent]));
 }
 
+/** Sampled estimates of `serviceIds`: those sampled in the last SAMPLE_REUSE_MS as they were, the others sampled now. */
+async function reusedOrSampled(serviceIds: readonly string[], sample: (ids: string[]) => Promise<Map<string, number>>): Promise<Map<string, number>> {
+  const now = Date.now();
+  const estimates = new Map<string, number>();
+  const stale: string[] = [];
+  for (const id of serviceIds) {
+    const kept = sampledEstimates.get(id);
+    if (kept && now - kept.at < SAMPLE_REUSE_MS) estimates.set(id, kept.keys);
+    else stale.push(id);
+  }
+  if (stale.length === 0) return estimates;
+  const fresh = await sample(stale);
+  for (const id of stale) {
+    const keys = fresh.get(id) ?? 0;
+    sampledEstimates.set(id, { keys, at: now });
+    estimates.set(id, keys);
+  }
+  return estimates;
+}
+
 /**
  * True key counts for the services list: exact up to EXACT_KEY_COUNT_CAP (a bounded index walk per
  * service), past it an estimate marked as one, never a constant cap. On one PostgreSQL the planner's
@@ -117,7 +144,7 @@ export async function serviceKeyCounts(db: DbOrTx, serviceIds: readonly string[]
   const counted = await cappedCounts(db, serviceIds.filter((id) => !large.has(id)), cap, citus);
   // Past the cap, statistics that agree it is large are enough; only a service they underrate is sampled.
   const overflow = [...counted].filter(([id, n]) => n > cap && !((estimate(id) ?? 0) > cap)).map(([id]) => id);
-  const sampled = overflow.length > 0 ? await sampledCounts(db, overflow, citus, stats.pages) : new Map<string, number>();
+  const sampled = await reusedOrSampled(overflow, (ids) => sampledCounts(db, ids, citus, stats.pages));
   return serviceIds.map((serviceId) => {
     const statsEstimate = large.get(serviceId);
     if (statsEstimate !== undefined) return { serviceId, keys: Math.round(statsEstimate), exact: false };
