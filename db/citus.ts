@@ -100,7 +100,7 @@ export const DISTRIBUTED_FUNCTIONS: readonly { signature: string; argument: stri
 export const CITUS_ONLY_FUNCTIONS: readonly { signature: string; create: string }[] = [
   JOURNAL_APPEND_FUNCTION,
   STATS_FLUSH_FUNCTION,
-  // Kept for nodes of the previous release during an upgrade; this one calls the next.
+  // The previous release's per-worker call of checks, kept for its nodes during a rolling upgrade.
   LAST_SEEN_DECIDE_ON_NODE_FUNCTION,
   LOCK_LAST_SEEN_SHARDS_FUNCTION,
   LAST_SEEN_DECIDE_ON_SHARDS_FUNCTION,
