@@ -1,4 +1,4 @@
-import { decideOnShardSql } from "@/lib/dedup/last-seen/statement";
+import { decideOnShardSql } from "./last-seen-decide-sql";
 
 /**
  * Locks last_seen's shards as Citus locks a shard for its own writes (lock_shard_metadata,
