@@ -39,6 +39,8 @@ export class PlacementCache {
   constructor(
     private readonly source: Queryable,
     private readonly refreshMs = PLACEMENT_REFRESH_MS,
+    /** Told after each read which workers ("host:port") hold shards. */
+    private readonly onRead?: (nodes: ReadonlySet<string>) => void,
   ) {}
 
   /** Loads now and then every refreshMs; a failed load keeps the last placements and is tried again. */
@@ -86,6 +88,7 @@ export class PlacementCache {
         if (ranges.at(-1)?.min !== row.min) ranges.push({ min: row.min, max: row.max, node: row.node });
       }
       this.ranges = next;
+      this.onRead?.(new Set([...next.values()].flatMap((ranges) => ranges.map((range) => range.node))));
     } catch (err) {
       console.error(`[weir] reading the Citus shard placements failed (keys go through any worker meanwhile): ${(err as Error).message}`);
     }

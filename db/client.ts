@@ -5,11 +5,11 @@ import pg from "pg";
 import { storeConfigFromEnv, type StoreConfig } from "./config";
 import { migratePgliteStore, migratePostgres } from "./migrate";
 import { lockDataDir } from "./pglite-lock";
-import { PlacementCache } from "./citus-placement";
+import { PLACEMENT_REFRESH_MS, PlacementCache } from "./citus-placement";
 import { coordinatorClient, roundRobinClient, watchedClient } from "./route-pool";
 import * as schema from "./schema";
 import { warnOnServerTimeouts } from "./server-timeouts";
-import { attachRouter, nodeAddress, ShardRouter } from "./shard-router";
+import { attachRouter, nodeAddress, ShardRouter, warnUnlistedWorkers } from "./shard-router";
 import type { DbOrTx, StoreKind } from "./types";
 import { setting } from "@/lib/config";
 
@@ -86,7 +86,8 @@ async function openPostgres(config: StoreConfig, url: string): Promise<Store> {
   const hotPool = createPool(config, config.routeUrls[0]!, roundRobinClient(config.routeUrls));
   const hot = drizzleNodePg({ client: hotPool, schema });
   // Keys go to their shard's worker (db/shard-router.ts); placements read from the workers themselves.
-  const placements = new PlacementCache(hotPool);
+  const listed = new Set(config.routeUrls.map(nodeAddress));
+  const placements = new PlacementCache(hotPool, PLACEMENT_REFRESH_MS, warnUnlistedWorkers(listed));
   const refresh = () => void placements.refresh();
   const nodePools = config.routeUrls.map((nodeUrl) => {
     const nodePool = createPool(config, nodeUrl, watchedClient(refresh));

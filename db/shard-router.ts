@@ -65,3 +65,22 @@ export function nodeAddress(url: string): string {
   const parsed = new URL(url);
   return `${parsed.hostname}:${parsed.port || "5432"}`;
 }
+
+/**
+ * Warns once per worker that holds shards but matches no route URL ("host:port" as pg_dist_node
+ * names it, e.g. an IP where the list has a DNS name): its keys still answer right, through the
+ * round-robin pool, one hop slower. Given to the PlacementCache as what it tells after each read.
+ */
+export function warnUnlistedWorkers(listed: ReadonlySet<string>, warn: (message: string) => void = console.warn) {
+  const warned = new Set<string>();
+  return (nodes: ReadonlySet<string>) => {
+    for (const node of nodes) {
+      if (listed.has(node) || warned.has(node)) continue;
+      warned.add(node);
+      warn(
+        `[weir] the Citus worker ${node} (as pg_dist_node names it) holds shards but matches no WEIR_CITUS_ROUTE_URLS entry: ` +
+          `its keys go through any worker, one hop slower. List it by that host and port.`,
+      );
+    }
+  };
+}

@@ -1,6 +1,6 @@
 import { randomBytes } from "node:crypto";
 import pg from "pg";
-import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, inject, it, vi } from "vitest";
 import { hotDb, openStore, type Store } from "@/db/client";
 import { hashText } from "@/db/citus-hash";
 import { PLACEMENT_REFRESH_MS } from "@/db/citus-placement";
@@ -137,6 +137,30 @@ describe("a routed store sends each key to its shard's worker", () => {
     // makes the test run; round robin sent it about half of the keys' calls (45 against 43).
     expect(sent[1]).toBeGreaterThanOrEqual(62);
     expect(sent[0]).toBeLessThan(sent[1]! / 4);
+  });
+
+  it("a worker holding shards that no route URL names: warned once, its keys still answered through the others", async () => {
+    const serviceId = await createService(base.db);
+    const [listedPort, unlistedPort] = workerPorts as [number, number];
+    const warned: string[] = [];
+    const warn = vi.spyOn(console, "warn").mockImplementation((message: string) => void warned.push(message));
+    const partial = await openStore(
+      { ...storeConfigFromEnv(), databaseUrl: base.url, routeUrls: [`postgres://postgres@127.0.0.1:${listedPort}/${base.name}`], poolMax: 2 },
+      { migrate: false },
+    );
+    try {
+      const placements = routerOf(hotDb(partial))!.placements;
+      await placements.refresh();
+      await placements.refresh();
+      expect(warned.filter((m) => m.includes("WEIR_CITUS_ROUTE_URLS"))).toEqual([expect.stringContaining(address(unlistedPort))]);
+      const keys = await keysOn(unlistedPort, 3, "unlisted");
+      const db = hotDb(partial);
+      expect((await checkMany(db, keys.map((messageId) => ({ serviceId, messageId, payload: 1 })))).map((o) => o.decision)).toEqual(["new", "new", "new"]);
+      expect((await check(db, { serviceId, messageId: keys[0]!, payload: 1 })).decision).toBe("duplicate");
+    } finally {
+      warn.mockRestore();
+      await partial.close();
+    }
   });
 
   it("a moved shard: answers stay right through the stale placement, and a refresh sends the key to its new worker", async () => {
