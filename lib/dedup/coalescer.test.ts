@@ -59,6 +59,24 @@ describe("StatementCoalescer admission", () => {
     expect(await Promise.all([first, second])).toEqual([1, 2]);
   });
 
+  it("still says `store_unavailable` in the moment after a statement failed on the store, when none runs", async () => {
+    const coalescer = new StatementCoalescer(
+      NO_DB,
+      async (): Promise<number[]> => {
+        await sleep(80);
+        throw new StoreUnavailableError(1);
+      },
+      { maxInFlight: 1, maxBatch: 1, shedAfterMs: 40 },
+    );
+    const first = coalescer.submit(1, "a");
+    const second = coalescer.submit(2, "b").catch((err: unknown) => err);
+    // The first statement fails after 80 ms, with "b" waiting since then; its caller asks again at
+    // once, before the next statement starts.
+    const asked = await first.catch(() => coalescer.submit(3, "c").catch((err: unknown) => err));
+    expect(asked).toBeInstanceOf(StoreUnavailableError);
+    expect(await second).toBeInstanceOf(StoreUnavailableError);
+  });
+
   it("never sheds under load it keeps up with", async () => {
     const coalescer = new StatementCoalescer(NO_DB, takes(2), { maxInFlight: 2, maxBatch: 64, shedAfterMs: 500 });
     const answers: Promise<number>[] = [];

@@ -1,4 +1,5 @@
 import type { DbOrTx } from "@/db/types";
+import { isStoreUnavailable } from "@/db/unavailable";
 import { OverloadedError, StoreUnavailableError } from "@/lib/errors";
 import { setting } from "@/lib/config";
 
@@ -82,6 +83,8 @@ export class StatementCoalescer<I, O> {
    * that failed (timed out, lost its connection) does not count: the store did not answer it.
    */
   private lastAnsweredAt = Date.now();
+  /** Date.now() of the last statement that failed because the store did not answer it. */
+  private lastStoreFailureAt = 0;
   private expiry: NodeJS.Timeout | undefined;
   private readonly drain = () => {
     this.scheduled = false;
@@ -125,7 +128,9 @@ export class StatementCoalescer<I, O> {
     const head = this.queue[0];
     const headWaitedMs = head ? now - (head.deadline - this.maxWaitMs) : 0;
     if (this.queue.length < this.maxQueued && headWaitedMs <= this.shedAfterMs) return undefined;
-    const stalled = this.inFlight > 0 && now - this.lastAnsweredAt > this.shedAfterMs;
+    // No answer for that long while a statement runs, or since the last one failed on the store: a
+    // stall, not a backlog (between a failed statement and the next, none runs for a moment).
+    const stalled = now - this.lastAnsweredAt > this.shedAfterMs && (this.inFlight > 0 || this.lastStoreFailureAt > this.lastAnsweredAt);
     if (stalled || this.shedAfterMs === Number.POSITIVE_INFINITY) return new StoreUnavailableError(1);
     const callers = this.queuedBy.size + (this.queuedBy.has(caller) ? 0 : 1);
     const light = (this.queuedBy.get(caller) ?? 0) + 1 <= this.queue.length / callers;
@@ -201,6 +206,7 @@ export class StatementCoalescer<I, O> {
       this.lastAnsweredAt = Date.now();
       for (let i = 0; i < batch.length; i++) batch[i]!.resolve(outcomes[i]!);
     } catch (err) {
+      if (isStoreUnavailable(err)) this.lastStoreFailureAt = Date.now();
       for (const pending of batch) pending.reject(err);
     } finally {
       this.inFlight--;
