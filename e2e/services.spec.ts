@@ -31,23 +31,23 @@ test("services list: key counts, last activity, duplicate sparkline, search and 
   await page.screenshot({ path: "test-results/services.png", fullPage: true });
 });
 
-test("services list: 50 a page, the search and sort kept from page to page", async ({ page, request }) => {
+test("services list: 25 a page, the search and sort kept from page to page", async ({ page, request }) => {
   const prefix = uniqueId("e2e-page");
   const id = (i: number) => `${prefix}-${String(i).padStart(2, "0")}`;
-  for (let i = 0; i < 52; i++) await registerService(request, id(i));
+  for (let i = 0; i < 27; i++) await registerService(request, id(i));
   await checkAll(request, ids("k-", 3).map((messageId) => ({ serviceId: id(7), messageId, payload: { v: 1 } })));
 
   await page.goto(`/services?q=${prefix}`);
   const rows = page.getByTestId("services").locator("tbody tr");
-  await expect(rows).toHaveCount(50);
-  await expect(page.getByTestId("service-count")).toContainText("52 of");
-  await expect(page.getByTestId("service-count")).toContainText("1–50 shown");
+  await expect(rows).toHaveCount(25);
+  await expect(page.getByTestId("service-count")).toContainText("27 of");
+  await expect(page.getByTestId("service-count")).toContainText("1–25 shown");
   await expect(rows.first()).toContainText(id(0));
   await page.getByTestId("next-page").click();
   await expect(page).toHaveURL(new RegExp(`q=${prefix}.*page=2`));
   await expect(rows).toHaveCount(2);
-  await expect(rows.first()).toContainText(id(50));
-  await expect(page.getByTestId("service-count")).toContainText("51–52 shown");
+  await expect(rows.first()).toContainText(id(25));
+  await expect(page.getByTestId("service-count")).toContainText("26–27 shown");
   await expect(page.getByText("End of the list")).toBeVisible();
 
   // A sort starts again at page one, over the whole search; its pages keep the sort.
@@ -59,7 +59,7 @@ test("services list: 50 a page, the search and sort kept from page to page", asy
   await expect(page).toHaveURL(/sort=keys.*page=2/);
   await expect(rows).toHaveCount(2);
   await page.getByRole("link", { name: "« First page" }).click();
-  await expect(rows).toHaveCount(50);
+  await expect(rows).toHaveCount(25);
 
   await expectFitsAndAxeClean(page);
 

@@ -4,34 +4,40 @@ import type { DbOrTx } from "../types";
 import { serviceActivityCitus } from "./console-citus";
 import { queryRows } from "./console-rows";
 import type { ServiceActivityRow } from "./console-service-activity-row";
+import { HOURS, QUARTERS, windowRows, type RolledSpan } from "./console-stats";
+
+const HOUR_MS = HOURS.stepMs;
 
 /**
- * Per service: hourly checks and duplicates of the last 24 h (from the minute rollup) and the last minute
- * with traffic (one backward probe of the rollup's primary key). Key counts: console-key-counts.ts.
+ * Per service: hourly checks and duplicates since `since` and the last minute with traffic (one
+ * backward probe of the rollup's primary key). Key counts: console-key-counts.ts.
+ *
+ * The hours are read for every service at once, through the (kind, bucket) indexes: the closed hours
+ * as the hourly rollup has them, and only the hour or so past its mark summed again, from quarters and
+ * minutes. Read service by service from minutes past the hourly mark, each minute was a heap page of
+ * its own: at 100 services this was most of the services list's wall time (docs/performance-console.md).
  */
-export async function serviceActivity(
-  db: DbOrTx,
-  serviceIds: readonly string[],
-  since: Date,
-  hourlyUntil: Date | null = null,
-): Promise<ServiceActivityRow[]> {
-  // Closed hours come from the hourly rollup (24 rows a service), only the rest from minutes (1,440 a day).
-  const until = (hourlyUntil && hourlyUntil > since ? hourlyUntil : since).toISOString();
+export async function serviceActivity(db: DbOrTx, serviceIds: readonly string[], since: Date, rolled: readonly RolledSpan[]): Promise<ServiceActivityRow[]> {
   if (serviceIds.length === 0) return [];
   if (await isCitus(db)) return serviceActivityCitus(db, serviceIds, since);
+  const hourly = rolled.find((r) => r.rollup === HOURS);
+  const rolledHoursEnd = new Date(Math.max(since.getTime(), Math.floor((hourly?.until.getTime() ?? 0) / HOUR_MS) * HOUR_MS));
+  const rest = { kind: "service" as const, since: rolledHoursEnd, rolled: rolled.filter((r) => r.rollup === QUARTERS) };
   const rows = await queryRows<Record<string, unknown>>(db, sql`
     select s.id,
       (select max(m.bucket) from stats_minute m where m.subject_kind = 'service' and m.subject = s.id) as last_activity,
-      (select coalesce(json_agg(json_build_array(extract(epoch from h.t) * 1000, h.checks, h.duplicates) order by h.t), '[]')
-         from (select date_bin('1 hour', m.bucket, timestamptz '2000-01-01 00:00:00+00') as t, sum(m.checks)::float8 as checks,
-                 sum(m.duplicates)::float8 as duplicates
-               from (select bucket, checks, duplicates from stats_hour where subject_kind = 'service' and subject = s.id
-                       and bucket >= ${since.toISOString()}::timestamptz and bucket < ${until}::timestamptz
-                     union all
-                     select bucket, checks, duplicates from stats_minute where subject_kind = 'service' and subject = s.id
-                       and bucket >= ${until}::timestamptz) m
-               group by 1) h) as hours
-    from unnest(${sql.param([...serviceIds])}::text[]) as s(id)`);
+      coalesce(h.hours, '[]') as hours
+    from unnest(${sql.param([...serviceIds])}::text[]) as s(id)
+    left join (
+      select subject, json_agg(json_build_array(t, checks, duplicates) order by t) as hours
+      from (select subject, extract(epoch from bucket) * 1000 as t, checks::float8 as checks, duplicates::float8 as duplicates
+            from stats_hour where subject_kind = 'service' and bucket >= ${since.toISOString()}::timestamptz and bucket < ${rolledHoursEnd.toISOString()}::timestamptz
+            union all
+            select subject, extract(epoch from date_bin('1 hour', bucket, timestamptz '2000-01-01 00:00:00+00')) * 1000,
+              sum(checks)::float8, sum(duplicates)::float8
+            from (${windowRows(rest)}) r
+            group by 1, 2) x
+      group by subject) h on h.subject = s.id`);
   return rows.map((row) => {
     const hours = (typeof row.hours === "string" ? JSON.parse(row.hours) : row.hours) as [number, number, number][];
     return {

@@ -88,7 +88,7 @@ function span(w: StatsWindow, table: Rollup["table"] | "stats_minute", from: num
 }
 
 /** Rows of the window (up to `until`, or all), from the rollups where they can stand in for minutes (see spans). */
-const windowRows = (w: StatsWindow, until: Date | null = null): SQL => sql.join(spans(w, w.rolled, w.since.getTime(), until?.getTime() ?? null), sql`
+export const windowRows = (w: StatsWindow, until: Date | null = null): SQL => sql.join(spans(w, w.rolled, w.since.getTime(), until?.getTime() ?? null), sql`
     union all
     `);
 

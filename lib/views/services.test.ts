@@ -60,3 +60,24 @@ describe("service list over rolled-up hours", () => {
     expect(q.duplicateRates.filter((r) => r !== null)).toEqual([0.25, 0]);
   });
 });
+
+describe("service list over rolled-up quarters", () => {
+  it("sums the hour past the hourly mark from the quarter rollup and the minutes after it, each once", async () => {
+    const fresh = await createService(store.db);
+    const hour = Math.floor(NOW / 3_600_000) * 3_600_000;
+    const at = (ms: number) => new Date(ms).toISOString();
+    // The quarter [hour, hour+15 min) is rolled up; one of its minutes is still in stats_minute and must not count twice.
+    await store.db.execute(sql`insert into stats_quarter (subject_kind, subject, bucket, checks, new, duplicates) values
+      ('service', ${fresh}, ${at(hour)}::timestamptz, 20, 15, 5)`);
+    await store.db.execute(sql`insert into stats_minute (subject_kind, subject, bucket, checks, new, duplicates) values
+      ('service', ${fresh}, ${at(hour + 60_000)}::timestamptz, 20, 15, 5),
+      ('service', ${fresh}, ${at(hour + 16 * 60_000)}::timestamptz, 10, 0, 10)`);
+    await store.db.execute(sql`insert into stats_rollup (name, rolled_until) values
+      ('stats_hour', ${at(hour)}::timestamptz), ('stats_quarter', ${at(hour + 15 * 60_000)}::timestamptz)
+      on conflict (name) do update set rolled_until = excluded.rolled_until`);
+    const f = (await loadServiceList(store.db, NOW)).find((s) => s.id === fresh)!;
+    expect(f).toMatchObject({ checks24h: 30, duplicates24h: 15 });
+    expect(f.duplicateRates.filter((r) => r !== null)).toEqual([0.5]);
+    expect(f.duplicateRates.at(-1)).toBe(0.5);
+  });
+});

@@ -1,6 +1,6 @@
 import { serviceKeyCounts } from "@/db/queries/console-key-counts";
 import { serviceActivity } from "@/db/queries/console-service-list";
-import { hourlyRolledUntil, rolledSpans, statsBetween, type Counters } from "@/db/queries/console-stats";
+import { rolledSpans, statsBetween, type Counters } from "@/db/queries/console-stats";
 import { listServices } from "@/db/queries/services";
 import type { DbOrTx } from "@/db/types";
 
@@ -29,12 +29,12 @@ const HOUR = 3_600_000;
 /** Registered services with key counts, last activity and their last 24 h hour by hour (from the rollup). */
 export async function loadServiceList(db: DbOrTx, now = Date.now()): Promise<ServiceListItem[]> {
   const firstHour = Math.floor(now / HOUR) * HOUR - 23 * HOUR;
-  const [services, hourlyUntil] = await Promise.all([listServices(db), hourlyRolledUntil(db)]);
+  const [services, rolled] = await Promise.all([listServices(db), rolledSpans(db)]);
   const ids = services.map((s) => s.id);
   const [rows, counts, before] = await Promise.all([
-    serviceActivity(db, ids, new Date(firstHour), hourlyUntil),
+    serviceActivity(db, ids, new Date(firstHour), rolled),
     serviceKeyCounts(db, ids),
-    rolledSpans(db).then((rolled) => statsBetween(db, { kind: "service", since: new Date(firstHour - 24 * HOUR), rolled }, new Date(firstHour))),
+    statsBetween(db, { kind: "service", since: new Date(firstHour - 24 * HOUR), rolled }, new Date(firstHour)),
   ]);
   const beforeById = new Map(before.map((b) => [b.subject, b]));
   const activity = new Map(rows.map((a) => [a.serviceId, a]));
