@@ -11,6 +11,11 @@
  * µs per check (docs/performance-cpu.md). The profiler costs CPU itself: read its µs as shares;
  * take the CPU figures from a run without it.
  *
+ * A third contender is the floor: a node:http server that reads each request's body and answers a
+ * fixed decision (bench/lib/open-loop-noop-server.ts), no JSON, no hash, no database. What it spends per
+ * request is what any node:http server spends on this box before doing anything, so weir's figure is
+ * read against it as well as against the bare server.
+ *
  * `--rate N` drives an open loop at N checks/s (20 services, bench/lib/open-loop.ts) instead of 64
  * closed connections: every contender then gets the same arrivals, so the coalescer's batches
  * (and the statements per check) do not move with how fast each one answers, and neighbours'
@@ -38,6 +43,7 @@ const CONNECTIONS = 64;
 const RATE = hasFlag("rate") ? numberFlag("rate", 1000) : undefined;
 const RATE_SERVICES = 20;
 const PROFILE_DIR = path.join(ROOT, ".bench-profiles");
+const NOOP = "no-op node:http";
 
 function baseDir(): string | undefined {
   const at = process.argv.indexOf("--base");
@@ -48,6 +54,8 @@ interface Contender {
   name: string;
   served: Served;
   token: boolean;
+  /** Answers without deciding (the no-op floor): its answers are not checked. */
+  floor: boolean;
   serverUs: number[];
   rps: number[];
   windows: Window[];
@@ -82,14 +90,15 @@ async function main(): Promise<void> {
   mkdirSync(PROFILE_DIR, { recursive: true });
   const startedAt = Date.now();
   const contenders: Contender[] = [];
-  const add = (name: string, served: Served, withToken: boolean) =>
-    contenders.push({ name, served, token: withToken, serverUs: [], rps: [], windows: [], checks: 0, cpuSeconds: 0 });
+  const add = (name: string, served: Served, withToken: boolean, floor = false) =>
+    contenders.push({ name, served, token: withToken, floor, serverUs: [], rps: [], windows: [], checks: 0, cpuSeconds: 0 });
   try {
     const nodeArgs = profile ? ["--cpu-prof", `--cpu-prof-dir=${PROFILE_DIR}`] : [];
     // --env K=V (repeatable) goes to both weirs, e.g. WEIR_COALESCE_MAX_IN_FLIGHT=1 to hold the batching alike.
     const env = envFlags();
     add("weir", await serveWeir(db.url, { apiOnly: true, nodeArgs, env }), true);
     if (base) add(`weir at ${path.basename(base)}`, await serveWeir(db.url, { apiOnly: true, root: base, label: "base weir server", env }), true);
+    add(NOOP, await serve("bench/lib/open-loop-noop-server.ts", {}, { readyPath: "/", label: "no-op server" }), false, true);
     add("bare node:http+pg", await serve("bench/baselines/bare-check-server.ts", { DATABASE_URL: db.url }, { label: "bare server" }), false);
     let seed = 21;
     const load = async (c: Contender, seconds: number): Promise<{ requests: number; rps: number; bad: number }> => {
@@ -103,7 +112,7 @@ async function main(): Promise<void> {
       return { requests: r.requests, rps: r.rps, bad: r.non2xx + r.errors };
     };
     for (const c of contenders) {
-      if (!RATE) await assertDecisions(c.served.url, c.token ? token : undefined, KEYS);
+      if (!RATE && !c.floor) await assertDecisions(c.served.url, c.token ? token : undefined, KEYS);
       await load(c, 3); // warm-up: JIT, prepared statements, pools, caches
     }
     for (let round = 1; round <= ROUNDS; round++) {
@@ -131,10 +140,11 @@ async function main(): Promise<void> {
     await db.drop();
   }
   const bare = contenders.at(-1)!;
-  console.log("\nserver CPU per check (median of rounds), and its ratio to the bare server's in the same run:");
+  const floor = contenders.find((c) => c.floor)!;
+  console.log("\nserver CPU per check (median of rounds), and its ratio to the bare server's and the no-op floor's in the same run:");
   for (const c of contenders) {
     const us = median(c.serverUs);
-    console.log(`  ${c.name.padEnd(22)} ${us.toFixed(1).padStart(6)} µs/check  ${(us / median(bare.serverUs)).toFixed(2)}x bare  (${Math.round(median(c.rps))} checks/s)`);
+    console.log(`  ${c.name.padEnd(22)} ${us.toFixed(1).padStart(6)} µs/check  ${(us / median(bare.serverUs)).toFixed(2)}x bare  ${(us / median(floor.serverUs)).toFixed(2)}x no-op  (${Math.round(median(c.rps))} checks/s)`);
   }
   if (base) console.log(`  weir / weir at ${path.basename(base)}: ${(median(contenders[0]!.serverUs) / median(contenders[1]!.serverUs)).toFixed(2)}x`);
   if (profile) printProfileSummary(PROFILE_DIR, startedAt, contenders[0]!.windows, contenders[0]!.checks, TOP, contenders[0]!.cpuSeconds / contenders[0]!.checks * 1e6);
