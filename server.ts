@@ -4,6 +4,7 @@ import http from "node:http";
 import { loadConfig, type Config } from "@/lib/config";
 import { closeStore, getDb, getHotDb, getStore } from "@/db/client";
 import { isStoreUnavailable } from "@/db/unavailable";
+import { citusRoutingHint, isCitus } from "@/db/citus";
 import { authEnv } from "@/lib/auth/auth-env";
 import { bootstrapAuth, bootstrapAuthOnceReachable } from "@/lib/auth/bootstrap";
 import { stampClientAddress } from "@/lib/auth/client-address";
@@ -28,6 +29,8 @@ async function openStoreAtBoot(): Promise<{ demoToken?: string }> {
   try {
     const store = await getStore();
     console.log(`[weir] store: ${store.kind === "pglite" ? "embedded PGlite" : "PostgreSQL"}`);
+    const hint = citusRoutingHint(await isCitus(store.db), store.hot !== undefined);
+    if (hint) console.warn(hint);
     return await bootstrapAuth(store.db);
   } catch (err) {
     if (!isStoreUnavailable(err)) throw err;

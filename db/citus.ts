@@ -178,6 +178,19 @@ export async function distributeForCitus(client: Queryable): Promise<void> {
 const known = new WeakMap<object, Promise<boolean>>();
 
 /** True when `db` runs on a Citus coordinator: hot statements then go one shard or one worker at a time. */
+/**
+ * What a node on Citus says at start when its hot path goes through the coordinator: every check
+ * is then planned and forwarded there, at 0.29x one PostgreSQL's single checks where the workers
+ * answer directly at 0.9x (docs/citus.md). Answers stay right either way, so it is a hint, not an error.
+ */
+export function citusRoutingHint(citus: boolean, routedToWorkers: boolean): string | undefined {
+  if (!citus || routedToWorkers) return undefined;
+  return (
+    "[weir] store: Citus, with every check going through the coordinator (WEIR_CITUS_ROUTE_URLS is unset). " +
+    "Set it to the workers' URLs to send each key to its shard's worker (docs/citus.md, \"No coordinator on the hot path\")."
+  );
+}
+
 export function isCitus(db: DbOrTx): Promise<boolean> {
   const client = (db as unknown as { session: { client: Queryable } }).session.client;
   let answer = known.get(client);
