@@ -20,7 +20,8 @@ const SAMPLE_PAGES = 1_000;
  * up to the cap, are read on every view).
  */
 const SAMPLE_REUSE_MS = 60_000;
-const sampledEstimates = new Map<string, { keys: number; at: number }>();
+/** Per database handle, so two stores in one process (tests, a tool) never share an estimate. */
+const sampledEstimates = new WeakMap<object, Map<string, { keys: number; at: number }>>();
 
 interface TableStats {
   /** Rows in last_seen now: the planner's count scaled to the table's current size, as the planner does. */
@@ -99,20 +100,22 @@ async function sampledCounts(db: DbOrTx, serviceIds: readonly string[], citus: b
 }
 
 /** Sampled estimates of `serviceIds`: those sampled in the last SAMPLE_REUSE_MS as they were, the others sampled now. */
-async function reusedOrSampled(serviceIds: readonly string[], sample: (ids: string[]) => Promise<Map<string, number>>): Promise<Map<string, number>> {
+async function reusedOrSampled(db: DbOrTx, serviceIds: readonly string[], sample: (ids: string[]) => Promise<Map<string, number>>): Promise<Map<string, number>> {
   const now = Date.now();
+  let kept = sampledEstimates.get(db);
+  if (!kept) sampledEstimates.set(db, (kept = new Map()));
   const estimates = new Map<string, number>();
   const stale: string[] = [];
   for (const id of serviceIds) {
-    const kept = sampledEstimates.get(id);
-    if (kept && now - kept.at < SAMPLE_REUSE_MS) estimates.set(id, kept.keys);
+    const entry = kept.get(id);
+    if (entry && now - entry.at < SAMPLE_REUSE_MS) estimates.set(id, entry.keys);
     else stale.push(id);
   }
   if (stale.length === 0) return estimates;
   const fresh = await sample(stale);
   for (const id of stale) {
     const keys = fresh.get(id) ?? 0;
-    sampledEstimates.set(id, { keys, at: now });
+    kept.set(id, { keys, at: now });
     estimates.set(id, keys);
   }
   return estimates;
@@ -144,7 +147,7 @@ export async function serviceKeyCounts(db: DbOrTx, serviceIds: readonly string[]
   const counted = await cappedCounts(db, serviceIds.filter((id) => !large.has(id)), cap, citus);
   // Past the cap, statistics that agree it is large are enough; only a service they underrate is sampled.
   const overflow = [...counted].filter(([id, n]) => n > cap && !((estimate(id) ?? 0) > cap)).map(([id]) => id);
-  const sampled = await reusedOrSampled(overflow, (ids) => sampledCounts(db, ids, citus, stats.pages));
+  const sampled = await reusedOrSampled(db, overflow, (ids) => sampledCounts(db, ids, citus, stats.pages));
   return serviceIds.map((serviceId) => {
     const statsEstimate = large.get(serviceId);
     if (statsEstimate !== undefined) return { serviceId, keys: Math.round(statsEstimate), exact: false };
