@@ -177,7 +177,6 @@ export async function distributeForCitus(client: Queryable): Promise<void> {
 // Per driver client (a pool, or the connection of a transaction): asked once, remembered.
 const known = new WeakMap<object, Promise<boolean>>();
 
-/** True when `db` runs on a Citus coordinator: hot statements then go one shard or one worker at a time. */
 /**
  * What a node on Citus says at start when its hot path goes through the coordinator: every check
  * is then planned and forwarded there, at 0.29x one PostgreSQL's single checks where the workers
@@ -191,6 +190,7 @@ export function citusRoutingHint(citus: boolean, routedToWorkers: boolean): stri
   );
 }
 
+/** True when `db` runs on a Citus coordinator: hot statements then go one shard or one worker at a time. */
 export function isCitus(db: DbOrTx): Promise<boolean> {
   const client = (db as unknown as { session: { client: Queryable } }).session.client;
   let answer = known.get(client);
