@@ -142,10 +142,6 @@ export async function topByDuplicates(db: DbOrTx, kind: StatsKind, since: Date, 
   return result.map((row) => ({ subject: String(row.subject), ...toCounters(row) }));
 }
 
-export async function hourlyRolledUntil(db: DbOrTx): Promise<Date | null> {
-  return (await rolledSpans(db)).find((r) => r.rollup === HOURS)?.until ?? null;
-}
-
 /** Every rollup's mark in one read, coarsest first; a rollup that never ran is left out. */
 export async function rolledSpans(db: DbOrTx): Promise<RolledSpan[]> {
   const result = await queryRows<{ name: string; rolled_until: string | Date }>(
