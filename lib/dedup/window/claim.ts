@@ -4,7 +4,7 @@ import type { DbOrTx } from "@/db/types";
 import { asStoreError } from "@/db/unavailable";
 import { decided } from "@/lib/telemetry/decisions";
 import { claimByNode } from "./claim-by-node";
-import { claimStatement, slideStatement, windowStartsStatement, type ClaimKey, type ClaimRow } from "./claim-statement";
+import { claimOneStatement, claimStatement, slideStatement, windowStartsStatement, type ClaimKey, type ClaimRow } from "./claim-statement";
 import { defaultTtlSeconds } from "./default-ttl";
 import { splitRounds } from "./rounds";
 
@@ -84,6 +84,13 @@ async function claimDistinct(db: DbOrTx, keys: readonly ClaimKey[], ttl: number)
       if (!rows[index]) throw new Error(`claim call returned no row for item ${index}`);
       return toOutcome(rows[index]);
     });
+  }
+  // A lone claim (what light load sends) goes through the one-key function: its plans are cached,
+  // where the batch statement's array parameters get it planned afresh at every call.
+  if (keys.length === 1) {
+    const [row] = await runRaw<ClaimRow>(db, claimOneStatement(keys[0]!, ttl));
+    if (!row) throw new Error("claim function returned no row");
+    return [toOutcome(row)];
   }
   const rows = await runRaw<ClaimRow>(db, claimStatement(keys, ttl));
   const byKey = new Map<string, ClaimRow>();
