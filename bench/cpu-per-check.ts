@@ -14,7 +14,9 @@
  * A third contender is the floor: a node:http server that reads each request's body and answers a
  * fixed decision (bench/lib/open-loop-noop-server.ts), no JSON, no hash, no database. What it spends per
  * request is what any node:http server spends on this box before doing anything, so weir's figure is
- * read against it as well as against the bare server.
+ * read against it as well as against the bare server. A fourth is the bare server with coalescing
+ * and nothing else (bench/baselines/bare-coalesced-server.ts): the least a server that batches its
+ * checks as weir does spends here, before authentication, limits, metrics, journal and stats.
  *
  * `--rate N` drives an open loop at N checks/s (20 services, bench/lib/open-loop.ts) instead of 64
  * closed connections: every contender then gets the same arrivals, so the coalescer's batches
@@ -44,6 +46,9 @@ const RATE = hasFlag("rate") ? numberFlag("rate", 1000) : undefined;
 const RATE_SERVICES = 20;
 const PROFILE_DIR = path.join(ROOT, ".bench-profiles");
 const NOOP = "no-op node:http";
+const BARE = "bare node:http+pg";
+/** The bare server plus coalescing: the least a coalescing check server spends here. */
+const COALESCED = "bare, coalesced";
 
 function baseDir(): string | undefined {
   const at = process.argv.indexOf("--base");
@@ -99,7 +104,8 @@ async function main(): Promise<void> {
     add("weir", await serveWeir(db.url, { apiOnly: true, nodeArgs, env }), true);
     if (base) add(`weir at ${path.basename(base)}`, await serveWeir(db.url, { apiOnly: true, root: base, label: "base weir server", env }), true);
     add(NOOP, await serve("bench/lib/open-loop-noop-server.ts", {}, { readyPath: "/", label: "no-op server" }), false, true);
-    add("bare node:http+pg", await serve("bench/baselines/bare-check-server.ts", { DATABASE_URL: db.url }, { label: "bare server" }), false);
+    add(COALESCED, await serve("bench/baselines/bare-coalesced-server.ts", { DATABASE_URL: db.url }, { label: "bare coalesced server" }), false);
+    add(BARE, await serve("bench/baselines/bare-check-server.ts", { DATABASE_URL: db.url }, { label: "bare server" }), false);
     let seed = 21;
     const load = async (c: Contender, seconds: number): Promise<{ requests: number; rps: number; bad: number }> => {
       const withToken = c.token ? token : undefined;
@@ -139,7 +145,7 @@ async function main(): Promise<void> {
     for (const c of contenders) await c.served.stop();
     await db.drop();
   }
-  const bare = contenders.at(-1)!;
+  const bare = contenders.find((c) => c.name === BARE)!;
   const floor = contenders.find((c) => c.floor)!;
   console.log("\nserver CPU per check (median of rounds), and its ratio to the bare server's and the no-op floor's in the same run:");
   for (const c of contenders) {
