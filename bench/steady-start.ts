@@ -10,7 +10,7 @@
  * Never fails on timing.
  */
 import autocannon from "autocannon";
-import { envFlags, hasFlag, numberFlag, quick, runMain } from "./lib/cli";
+import { envFlags, hasFlag, nodeArgFlags, numberFlag, quick, runMain } from "./lib/cli";
 import { assertDecisions, SERVICE } from "./lib/check-setup";
 import { createBenchDatabase } from "./lib/db";
 import { serveWeir } from "./lib/processes";
@@ -52,7 +52,7 @@ async function main(): Promise<void> {
     const { rows } = await db.pool.query<{ on: string; nap: string }>("select current_setting('autovacuum') as on, current_setting('autovacuum_naptime') as nap");
     // A cluster with autovacuum off (some CI configurations) never vacuums: dead tuples then grow with every non-HOT update.
     console.log(`  autovacuum ${rows[0]!.on} (naptime ${rows[0]!.nap})`);
-    const weir = await serveWeir(db.url, { apiOnly: hasFlag("api-only"), env: envFlags() });
+    const weir = await serveWeir(db.url, { apiOnly: hasFlag("api-only"), env: envFlags(), nodeArgs: nodeArgFlags() });
     console.log(`  weir: ${weir.mode}`);
     try {
       await assertDecisions(weir.url, token, KEYS);

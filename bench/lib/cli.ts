@@ -32,6 +32,11 @@ export function onlyFlag(): (name: string) => boolean {
   return (name) => names.has(name);
 }
 
+/** Every `--node-arg X`: a node or V8 flag for the served weir (e.g. --min-semi-space-size=16), for tuning experiments. */
+export function nodeArgFlags(): string[] {
+  return process.argv.flatMap((arg, i) => (arg === "--node-arg" && process.argv[i + 1] ? [process.argv[i + 1]!] : []));
+}
+
 /** `--env K=V` (repeatable): extra environment for the weir server, for tuning experiments. */
 export function envFlags(): Record<string, string> {
   const env: Record<string, string> = {};
