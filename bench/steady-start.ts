@@ -6,7 +6,8 @@
  * size, so a sag can be laid beside the table's state. Autovacuum runs as configured.
  * Target (issue 27): no window below 0.8x the median, dead tuples bounded.
  * Run: npx tsx bench/steady-start.ts [--quick] [--seconds 90] [--connections 32] [--api-only]
- *   [--env K=V] [--setup-sql "alter table ..."] (the latter to try a layout before weir starts).
+ *   [--env K=V] [--node-arg FLAG] [--setup-sql "alter table ..."] (the latter to try a layout before weir starts).
+ * On a PostgreSQL with stock settings (autovacuum on): npx tsx bench/on-stock-cluster.ts bench/steady-start.ts
  * Never fails on timing.
  */
 import autocannon from "autocannon";
