@@ -7,9 +7,9 @@
  * check has a floor to be read against. A key already in the batch being gathered waits for the
  * next one (one statement cannot update a row twice). Env: DATABASE_URL, PORT, BARE_POOL_MAX (20).
  */
-import http from "node:http";
 import pg from "pg";
 import { structuralHashOfValue } from "../../lib/dedup/canonical/structural-hash";
+import { serveChecks } from "./check-http";
 
 const pool = new pg.Pool({ connectionString: process.env.DATABASE_URL, max: Number(process.env.BARE_POOL_MAX ?? 20) });
 pool.on("error", (err) => console.error(`idle connection failed: ${err.message}`));
@@ -92,26 +92,4 @@ async function check(text: string): Promise<unknown> {
     : { serviceId, messageId, decision: version === 1 ? "new" : "changed", version, hash };
 }
 
-function send(res: http.ServerResponse, status: number, body: unknown): void {
-  const text = JSON.stringify(body);
-  res.writeHead(status, { "content-type": "application/json", "content-length": Buffer.byteLength(text) });
-  res.end(text);
-}
-
-const server = http.createServer((req, res) => {
-  if (req.url === "/api/health") return send(res, 200, { status: "ok" });
-  const chunks: Buffer[] = [];
-  req.on("data", (chunk: Buffer) => chunks.push(chunk));
-  req.on("end", () => {
-    check(Buffer.concat(chunks).toString("utf8")).then(
-      (body) => send(res, 200, body),
-      (err: Error) => send(res, err instanceof SyntaxError ? 400 : 503, { error: { message: err.message } }),
-    );
-  });
-});
-server.keepAliveTimeout = 65_000;
-server.listen(Number(process.env.PORT ?? 3100), process.env.HOST ?? "127.0.0.1");
-process.once("SIGTERM", () => {
-  server.close();
-  void pool.end().then(() => process.exit(0));
-});
+serveChecks(pool, check);
