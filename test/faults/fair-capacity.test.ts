@@ -1,5 +1,6 @@
 import { fork, type ChildProcess } from "node:child_process";
 import http from "node:http";
+import os from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { SYSTEM_ACTOR } from "@/lib/auth/actor";
@@ -79,6 +80,10 @@ function startFlood(plan: FloodPlan): Promise<{ stop: () => Promise<FloodReport>
     stdio: ["ignore", "ignore", "inherit", "ipc"],
   });
   flooder = child;
+  // The flooding client shares this machine's two cores with weir, PostgreSQL and the steady client,
+  // where a real one would run elsewhere: at a lower priority its own CPU stops competing with them,
+  // and what it sends (its connections, stalled bodies and waiting begins) stays the same.
+  if (child.pid !== undefined) os.setPriority(child.pid, 10);
   return new Promise((resolve, reject) => {
     child.once("exit", (code) => reject(new Error(`the flood exited with ${code}`)));
     child.once("message", () =>
