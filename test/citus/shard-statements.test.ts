@@ -6,6 +6,8 @@ import { decideOnShardsStatement, type DecideRow } from "@/lib/dedup/last-seen/s
 import { createService } from "@/test/factories";
 import { createTestDatabase, type TestDatabase } from "./citus-test-db";
 
+const MOVE_TIMEOUT_MS = 90_000;
+
 /**
  * A worker's checks, one statement per shard (weir_last_seen_decide_on_shards_v1): the batch
  * statement on the shard's own table when the shard is on the worker and nothing keeps history,
@@ -135,7 +137,7 @@ describe("a worker's checks, one statement per shard", () => {
     expect((await callOnWorker(there, await statementFor(serviceId, keys, '{"v":1}'))).rows).toEqual(keys.map((_, i) => `${i + 1}:duplicate:1`));
   });
 
-  it("a shard moved by logical replication under a steady stream of batch changes: no change lost, each version once", async () => {
+  it("a shard moved by logical replication under a steady stream of batch changes: no change lost, each version once", { timeout: MOVE_TIMEOUT_MS + 30_000 }, async () => {
     const serviceId = await createService(store.db);
     const [from, to] = workerPorts as [number, number];
     const [seed] = await keysOn(from, 1, "om");
@@ -154,11 +156,14 @@ describe("a worker's checks, one statement per shard", () => {
         answers.push(outcomes.map((o) => `${o.decision}:${o.version}`));
       }
     })();
-    await store.pool!.query("select citus_move_shard_placement($1, '127.0.0.1', $2, '127.0.0.1', $3, shard_transfer_mode => 'force_logical')", [
-      shard,
-      from,
-      to,
-    ]);
+    // Its own connection: a move under load outlasts the store pool's statement timeout on a slow machine.
+    const mover = new pg.Client({ connectionString: store.url, statement_timeout: MOVE_TIMEOUT_MS });
+    await mover.connect();
+    try {
+      await mover.query("select citus_move_shard_placement($1, '127.0.0.1', $2, '127.0.0.1', $3, shard_transfer_mode => 'force_logical')", [shard, from, to]);
+    } finally {
+      await mover.end();
+    }
     movedAt = answers.length;
     await stream;
 
