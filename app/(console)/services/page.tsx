@@ -8,6 +8,7 @@ import { PageHeader } from "@/components/ui/page-header";
 import { StoreUnavailableNotice } from "@/components/ui/store-unavailable";
 import { requireConsoleActor } from "@/lib/auth/console-actor";
 import { formatCount, formatPercent } from "@/lib/views/format";
+import { pageSlice } from "@/lib/views/page-slice";
 import { loadServiceList, searchServices, SERVICE_SORTS, type ServiceListItem, type ServiceSort } from "@/lib/views/services";
 import { withStore } from "@/lib/console/store";
 import { param, type SearchParams } from "@/lib/validation/console-common";
@@ -59,11 +60,7 @@ export default async function ServicesPage({ searchParams }: { searchParams: Pro
   if (!loaded.ok) return <StoreUnavailableNotice />;
   const all = loaded.data;
   const services = searchServices(all, q, sort);
-  const pages = Math.max(1, Math.ceil(services.length / SERVICES_PER_PAGE));
-  // A page past the end (the list shrank since the link was made) shows the last one.
-  const pageNumber = Math.min(pages, Math.max(1, Math.floor(Number(param(params.page)) || 1)));
-  const firstIndex = (pageNumber - 1) * SERVICES_PER_PAGE;
-  const shown = services.slice(firstIndex, firstIndex + SERVICES_PER_PAGE);
+  const { shown, pageNumber, pages, firstIndex } = pageSlice(services, param(params.page), SERVICES_PER_PAGE);
   const pageHref = (n: number) => hrefWith("/services", { q, sort: sort === "name" ? undefined : sort, page: n === 1 ? undefined : n });
   return (
     <>
