@@ -32,6 +32,19 @@ export function Pager({
   );
 }
 
+/** Numbered pages of a list read whole (pageSlice): First / Previous / Next over `hrefOf(n)`. */
+export function PageNumberPager({ pageNumber, pages, hrefOf }: { pageNumber: number; pages: number; hrefOf: (n: number) => string }) {
+  if (pages <= 1) return null;
+  return (
+    <Pager
+      firstHref={hrefOf(1)}
+      prevHref={pageNumber > 2 ? hrefOf(pageNumber - 1) : null}
+      nextHref={pageNumber < pages ? hrefOf(pageNumber + 1) : null}
+      isFirst={pageNumber === 1}
+    />
+  );
+}
+
 /** A URL with the given query, dropping empty values. */
 export function hrefWith(path: string, query: Record<string, string | number | undefined | null>): string {
   const params = new URLSearchParams();

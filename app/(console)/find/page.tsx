@@ -2,7 +2,7 @@ import type { Metadata } from "next";
 import Link from "next/link";
 import { Badge } from "@/components/ui/badge";
 import { EmptyState } from "@/components/ui/empty-state";
-import { hrefWith, Pager } from "@/components/ui/pager";
+import { hrefWith, PageNumberPager } from "@/components/ui/pager";
 import { PageHeader } from "@/components/ui/page-header";
 import { RelativeTime } from "@/components/ui/relative-time";
 import { StoreUnavailableNotice } from "@/components/ui/store-unavailable";
@@ -129,14 +129,7 @@ export default async function FindPage({ searchParams }: { searchParams: Promise
           </table>
         </div>
       )}
-      {pages > 1 ? (
-        <Pager
-          firstHref={pageHref(1)}
-          prevHref={pageNumber > 2 ? pageHref(pageNumber - 1) : null}
-          nextHref={pageNumber < pages ? pageHref(pageNumber + 1) : null}
-          isFirst={pageNumber === 1}
-        />
-      ) : null}
+      <PageNumberPager pageNumber={pageNumber} pages={pages} hrefOf={pageHref} />
     </>
   );
 }

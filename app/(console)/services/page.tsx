@@ -3,7 +3,7 @@ import Form from "next/form";
 import Link from "next/link";
 import { sparklineSegments } from "@/components/charts/sparkline";
 import { EmptyState } from "@/components/ui/empty-state";
-import { hrefWith, Pager } from "@/components/ui/pager";
+import { hrefWith, PageNumberPager } from "@/components/ui/pager";
 import { PageHeader } from "@/components/ui/page-header";
 import { StoreUnavailableNotice } from "@/components/ui/store-unavailable";
 import { requireConsoleActor } from "@/lib/auth/console-actor";
@@ -106,14 +106,7 @@ export default async function ServicesPage({ searchParams }: { searchParams: Pro
               </table>
             </div>
           )}
-          {pages > 1 ? (
-            <Pager
-              firstHref={pageHref(1)}
-              prevHref={pageNumber > 2 ? pageHref(pageNumber - 1) : null}
-              nextHref={pageNumber < pages ? pageHref(pageNumber + 1) : null}
-              isFirst={pageNumber === 1}
-            />
-          ) : null}
+          <PageNumberPager pageNumber={pageNumber} pages={pages} hrefOf={pageHref} />
         </>
       )}
     </>
