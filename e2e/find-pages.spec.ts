@@ -1,5 +1,6 @@
 import { expect, test } from "@playwright/test";
 import { checkAll, registerService, uniqueId } from "./support/api";
+import { expectFitsAndAxeClean } from "./support/fits";
 
 test("an id stored in many services is found a page of 25 at a time, every match reachable", async ({ page, request }) => {
   const messageId = uniqueId("everywhere");
@@ -12,6 +13,7 @@ test("an id stored in many services is found a page of 25 at a time, every match
   await expect(page.getByTestId("find-count")).toHaveText("27 matches; 1–25 shown");
   await expect(rows).toHaveCount(25);
   const firstPage = await rows.locator("td:nth-child(3)").allTextContents();
+  await expectFitsAndAxeClean(page);
 
   await page.getByTestId("next-page").click();
   await expect(page).toHaveURL(/[?&]page=2/);
