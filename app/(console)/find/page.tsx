@@ -114,7 +114,7 @@ export default async function FindPage({ searchParams }: { searchParams: Promise
                   <td>
                     <code>{m.owner}</code>
                   </td>
-                  <td className="break">
+                  <td className="break cell-wide">
                     <Link href={m.href}>
                       <VisibleText text={m.id} />
                     </Link>
