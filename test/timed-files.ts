@@ -10,3 +10,17 @@ export const TIMED_FILES: readonly string[] = [
   "lib/validation/regex-safety.test.ts",
   "lib/views/hidden-chars.test.ts",
 ];
+
+/**
+ * The Citus suite's files that measure time or load, or start clusters of their own and stop
+ * them: transactions per worker in a window, operations decided in a bounded run, shard moves
+ * and rebalances with deadlines, a coordinator stopped under load, two-session schedules.
+ */
+export const CITUS_TIMED_FILES: readonly string[] = [
+  "test/citus/shard-route.test.ts",
+  "test/citus/shard-statements.test.ts",
+  "test/citus/rebalance.test.ts",
+  "test/citus/coordinator-down.test.ts",
+  "test/faults/history/history.test.ts",
+  "test/faults/interleavings.test.ts",
+];
