@@ -88,46 +88,49 @@ export default async function FindPage({ searchParams }: { searchParams: Promise
           Ids are matched exactly. To list ids that start with some text, open a service and filter its keys.
         </EmptyState>
       ) : (
-        <div className="table-wrap">
-          <table data-testid="find-results">
-            <caption className="small muted" data-testid="find-count">
-              {formatCount(matches.length)} match{matches.length === 1 ? "" : "es"}
-              {pages > 1 ? `; ${formatCount(firstIndex + 1)}–${formatCount(firstIndex + shown.length)} shown` : ""}
-            </caption>
-            <thead>
-              <tr>
-                <th>Kind</th>
-                <th>Matched by</th>
-                <th>Where</th>
-                <th>Id</th>
-                <th className="num">Version / attempt</th>
-                <th>Last change</th>
-              </tr>
-            </thead>
-            <tbody>
-              {shown.map((m) => (
-                <tr key={`${m.by}:${m.kind}:${m.owner}:${m.id}`}>
-                  <td>
-                    <Badge tone={m.kind}>{KIND_LABELS[m.kind]}</Badge>
-                  </td>
-                  <td className="small">{m.by === "hash" ? (m.kind === "idempotency" ? "request hash" : "stored hash") : "id"}</td>
-                  <td>
-                    <code>{m.owner}</code>
-                  </td>
-                  <td className="break cell-wide">
-                    <Link href={m.href}>
-                      <VisibleText text={m.id} />
-                    </Link>
-                  </td>
-                  <td className="num">{m.version ?? "–"}</td>
-                  <td>
-                    <RelativeTime value={m.at} />
-                  </td>
+        <>
+          {/* Outside the table's scrolling box, so that at phone width the count stays in view as the table scrolls sideways. */}
+          <p className="small muted" id="find-count" data-testid="find-count">
+            {formatCount(matches.length)} match{matches.length === 1 ? "" : "es"}
+            {pages > 1 ? `; ${formatCount(firstIndex + 1)}–${formatCount(firstIndex + shown.length)} shown` : ""}
+          </p>
+          <div className="table-wrap">
+            <table data-testid="find-results" aria-label="Matches" aria-describedby="find-count">
+              <thead>
+                <tr>
+                  <th>Kind</th>
+                  <th>Matched by</th>
+                  <th>Where</th>
+                  <th>Id</th>
+                  <th className="num">Version / attempt</th>
+                  <th>Last change</th>
                 </tr>
-              ))}
-            </tbody>
-          </table>
-        </div>
+              </thead>
+              <tbody>
+                {shown.map((m) => (
+                  <tr key={`${m.by}:${m.kind}:${m.owner}:${m.id}`}>
+                    <td>
+                      <Badge tone={m.kind}>{KIND_LABELS[m.kind]}</Badge>
+                    </td>
+                    <td className="small">{m.by === "hash" ? (m.kind === "idempotency" ? "request hash" : "stored hash") : "id"}</td>
+                    <td>
+                      <code>{m.owner}</code>
+                    </td>
+                    <td className="break cell-wide">
+                      <Link href={m.href}>
+                        <VisibleText text={m.id} />
+                      </Link>
+                    </td>
+                    <td className="num">{m.version ?? "–"}</td>
+                    <td>
+                      <RelativeTime value={m.at} />
+                    </td>
+                  </tr>
+                ))}
+              </tbody>
+            </table>
+          </div>
+        </>
       )}
       <PageNumberPager pageNumber={pageNumber} pages={pages} hrefOf={pageHref} />
     </>
