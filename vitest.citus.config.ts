@@ -1,6 +1,6 @@
 import path from "node:path";
 import { defineConfig } from "vitest/config";
-import { CITUS_TIMED_FILES } from "./test/timed-files";
+import { CITUS_TIMED_FILES, testGroup } from "./test/timed-files";
 
 const root = import.meta.dirname;
 
@@ -10,10 +10,7 @@ const root = import.meta.dirname;
  * test database comes from test/citus/citus-test-db.ts, and the fault tests'
  * private cluster is a Citus cluster (test/citus/citus-private-postgres.ts).
  */
-const group = process.env.WEIR_TEST_GROUP;
-if (group !== undefined && group !== "parallel" && group !== "timed") {
-  throw new Error(`WEIR_TEST_GROUP is "${group}": "parallel", "timed" or unset`);
-}
+const group = testGroup();
 
 export default defineConfig({
   resolve: {

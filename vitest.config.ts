@@ -1,16 +1,13 @@
 import path from "node:path";
 import { defineConfig } from "vitest/config";
-import { TIMED_FILES } from "./test/timed-files";
+import { TIMED_FILES, testGroup } from "./test/timed-files";
 
 /**
  * `npm run test:unit` runs this config twice: WEIR_TEST_GROUP=parallel (every file but the timed
  * ones, two at a time) and WEIR_TEST_GROUP=timed (the timed ones, one at a time). Without the
  * variable (`npx vitest run <file>`) every file is included.
  */
-const group = process.env.WEIR_TEST_GROUP;
-if (group !== undefined && group !== "parallel" && group !== "timed") {
-  throw new Error(`WEIR_TEST_GROUP is "${group}": "parallel", "timed" or unset`);
-}
+const group = testGroup();
 
 export default defineConfig({
   // The client workspace by its package name, from source (its dist is built only to pack it).

@@ -1,3 +1,15 @@
+export type TestGroup = "parallel" | "timed";
+
+/**
+ * Which half of a suite this run is (WEIR_TEST_GROUP): the files that may run side by side, or
+ * the timed ones, alone. Unset, a config takes every file.
+ */
+export function testGroup(): TestGroup | undefined {
+  const group = process.env.WEIR_TEST_GROUP;
+  if (group === undefined || group === "parallel" || group === "timed") return group;
+  throw new Error(`WEIR_TEST_GROUP is "${group}": "parallel", "timed" or unset`);
+}
+
 /**
  * Test files that assert how long something takes (a shed in under 50 ms, a refusal in under
  * 500 ms, a regex in under 10 ms): they run one at a time, after the rest, so that another
