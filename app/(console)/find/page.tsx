@@ -113,7 +113,7 @@ export default async function FindPage({ searchParams }: { searchParams: Promise
                       <Badge tone={m.kind}>{KIND_LABELS[m.kind]}</Badge>
                     </td>
                     <td className="small">{m.by === "hash" ? (m.kind === "idempotency" ? "request hash" : "stored hash") : "id"}</td>
-                    <td>
+                    <td className="cell-wide">
                       <code>{m.owner}</code>
                     </td>
                     <td className="break cell-wide">
