@@ -51,6 +51,7 @@ const ALL_SUSPECTS: Suspect[] = [
     reading: "under 1x: checks waiting for one of the statements in flight make tail",
   })),
   { name: "cleanup every second", env: { WEIR_CLEANUP_INTERVAL_MS: "1000" }, reading: "over 1x: cleanup sharing the pool makes tail" },
+  { name: "no decision journal (WEIR_JOURNAL=off)", env: { WEIR_JOURNAL: "off" }, reading: "under 1x: the journal's buffer and flushes make tail" },
 ];
 
 // --only a,b: weir as shipped and the suspects whose names contain one of the words.
