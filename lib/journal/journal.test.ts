@@ -1,4 +1,5 @@
 import { beforeAll, describe, expect, it } from "vitest";
+import { journalConfigFromEnv } from "./config";
 import { journalGaps, journalRange, keyTimeline, topKeys } from "@/db/queries/journal";
 import { createJournalPartitions, dayStart, listJournalPartitions, partitionName } from "@/db/queries/journal-partitions";
 import { upsertJournalSetting } from "@/db/queries/journal-settings";
@@ -218,5 +219,13 @@ describe("journal partitions", () => {
     expect(await identity()).toBe("d");
     await createJournalPartitions(store.db, [day]);
     expect(await identity()).toBe("f");
+  });
+});
+
+describe("the journal's append statements", () => {
+  it("carry at most 1,000 entries each, so serialising one holds the event loop for a few milliseconds, not tens", () => {
+    // At 3,000 checks/s one statement a second of 3,000 entries blocked the loop for about 15 ms and doubled weir's p99.
+    expect(journalConfigFromEnv().batchEntries).toBeLessThanOrEqual(1000);
+    expect(journalConfigFromEnv().batchEntries).toBeGreaterThanOrEqual(100);
   });
 });
