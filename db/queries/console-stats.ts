@@ -68,29 +68,48 @@ export const rollupsForStep = (rolled: readonly RolledSpan[], stepSeconds: numbe
  * its mark, and the edges around them from the next finer rollup, down to stats_minute. Spans
  * never overlap, so nothing is counted twice.
  */
-function spans(w: StatsWindow, rolled: readonly RolledSpan[], from: number, to: number | null): SQL[] {
+function spans(w: StatsWindow, rolled: readonly RolledSpan[], from: number, to: number | null, shape: SpanShape): SQL[] {
   if (to !== null && to <= from) return [];
   const [coarsest, ...finer] = rolled;
-  if (!coarsest) return [span(w, "stats_minute", from, to)];
+  if (!coarsest) return [span(w, "stats_minute", from, to, shape)];
   const step = coarsest.rollup.stepMs;
   const start = Math.ceil(from / step) * step;
   // Whole buckets only at both ends: a `to` inside a bucket leaves that bucket to the finer tables.
   const end = Math.floor(Math.min(coarsest.until.getTime(), to ?? Number.POSITIVE_INFINITY) / step) * step;
-  if (end <= start) return spans(w, finer, from, to);
-  return [...spans(w, finer, from, start), span(w, coarsest.rollup.table, start, end), ...spans(w, finer, end, to)];
+  if (end <= start) return spans(w, finer, from, to, shape);
+  return [...spans(w, finer, from, start, shape), span(w, coarsest.rollup.table, start, end, shape), ...spans(w, finer, end, to, shape)];
 }
 
-function span(w: StatsWindow, table: Rollup["table"] | "stats_minute", from: number, to: number | null): SQL {
+/** What a span selects: its rows, or its rows summed by one column (which may then be summed again). */
+type SpanShape = { rows: true } | { sumsBy: "bucket" | "subject" };
+
+const SPAN_SUMS = sql`sum(checks) as checks, sum(new) as new, sum(changed) as changed, sum(duplicates) as duplicates,
+  sum(errors) as errors, sum(late_redeliveries) as late_redeliveries`;
+
+function span(w: StatsWindow, table: Rollup["table"] | "stats_minute", from: number, to: number | null, shape: SpanShape): SQL {
   const bySubject = w.subject === undefined ? sql`` : sql` and subject = ${w.subject}`;
   const until = to === null ? sql`` : sql` and bucket < ${new Date(to).toISOString()}::timestamptz`;
-  return sql`select ${COLUMNS} from ${sql.identifier(table)}
-      where subject_kind = ${w.kind}${bySubject} and bucket >= ${new Date(from).toISOString()}::timestamptz${until}`;
+  const where = sql`where subject_kind = ${w.kind}${bySubject} and bucket >= ${new Date(from).toISOString()}::timestamptz${until}`;
+  if ("rows" in shape) return sql`select ${COLUMNS} from ${sql.identifier(table)} ${where}`;
+  const key = sql.identifier(shape.sumsBy);
+  return sql`select ${key}, ${SPAN_SUMS} from ${sql.identifier(table)} ${where} group by ${key}`;
 }
 
-/** Rows of the window (up to `until`, or all), from the rollups where they can stand in for minutes (see spans). */
-export const windowRows = (w: StatsWindow, until: Date | null = null): SQL => sql.join(spans(w, w.rolled, w.since.getTime(), until?.getTime() ?? null), sql`
+const unionAll = (parts: SQL[]): SQL => sql.join(parts, sql`
     union all
     `);
+
+/** Rows of the window (up to `until`, or all), from the rollups where they can stand in for minutes (see spans). */
+export const windowRows = (w: StatsWindow, until: Date | null = null): SQL =>
+  unionAll(spans(w, w.rolled, w.since.getTime(), until?.getTime() ?? null, { rows: true }));
+
+/**
+ * The window's counters summed by bucket or by subject within each span, to be summed again across
+ * spans. Summing where the rows are read, before the union, costs about a third less than passing
+ * every row up (the 24 h chart at 100 services: 3.8 ms against 5.4, docs/performance-console.md).
+ */
+const windowSums = (w: StatsWindow, sumsBy: "bucket" | "subject", until: Date | null = null): SQL =>
+  unionAll(spans(w, w.rolled, w.since.getTime(), until?.getTime() ?? null, { sumsBy }));
 
 const toCounters = (row: Record<string, unknown>): Counters => ({
   checks: Number(row.checks ?? 0),
@@ -105,7 +124,7 @@ const toCounters = (row: Record<string, unknown>): Counters => ({
 export async function statsSeries(db: DbOrTx, w: StatsWindow, stepSeconds: number, until: Date | null = null): Promise<SeriesRow[]> {
   const result = await queryRows<Record<string, unknown>>(db, sql`
     select date_bin(make_interval(secs => ${stepSeconds}), bucket, ${ORIGIN}) as t, ${SUMS}
-    from (${windowRows(w, until)}) r
+    from (${windowSums(w, "bucket", until)}) r
     group by t order by t`);
   return result.map((row) => ({ bucket: new Date(row.t as string | Date), ...toCounters(row) }));
 }
@@ -113,15 +132,49 @@ export async function statsSeries(db: DbOrTx, w: StatsWindow, stepSeconds: numbe
 /** Counters per subject over the window. */
 export async function statsBySubject(db: DbOrTx, w: StatsWindow): Promise<SubjectRow[]> {
   const result = await queryRows<Record<string, unknown>>(db, sql`
-    select subject, ${SUMS} from (${windowRows(w)}) r group by subject order by subject`);
+    select subject, ${SUMS} from (${windowSums(w, "subject")}) r group by subject order by subject`);
   return result.map((row) => ({ subject: String(row.subject), ...toCounters(row) }));
 }
 
 /** Counters per subject over [since, until): a closed span, such as one chart bucket. */
 export async function statsBetween(db: DbOrTx, w: StatsWindow, until: Date): Promise<SubjectRow[]> {
   const result = await queryRows<Record<string, unknown>>(db, sql`
-    select subject, ${SUMS} from (${windowRows(w, until)}) r group by subject order by subject`);
+    select subject, ${SUMS} from (${windowSums(w, "subject", until)}) r group by subject order by subject`);
   return result.map((row) => ({ subject: String(row.subject), ...toCounters(row) }));
+}
+
+export interface SubjectRowBeside extends SubjectRow {
+  /** The subject has rows since the window's start (a subject may appear in the period before only). */
+  inWindow: boolean;
+  /** Its checks and duplicates over [previousSince, since): the period a list compares with. */
+  previous: Pick<Counters, "checks" | "duplicates">;
+}
+
+/**
+ * Counters per subject over the window, each with its checks and duplicates over the period before
+ * it, [previousSince, w.since). One statement where the overview and the groups list used two over
+ * the same tables: the rows of each period are the same spans as statsBySubject and statsBetween
+ * read (a rollup bucket never straddles `since`), flagged by period and summed in one pass.
+ */
+export async function statsBySubjectBeside(db: DbOrTx, w: StatsWindow, previousSince: Date): Promise<SubjectRowBeside[]> {
+  if (previousSince >= w.since) throw new Error(`the previous period must start before the window (${previousSince.toISOString()})`);
+  const result = await queryRows<Record<string, unknown>>(db, sql`
+    select subject, bool_or(not before) as in_window,
+      sum(checks) filter (where not before)::float8 as checks, sum(new) filter (where not before)::float8 as new,
+      sum(changed) filter (where not before)::float8 as changed, sum(duplicates) filter (where not before)::float8 as duplicates,
+      sum(errors) filter (where not before)::float8 as errors, sum(late_redeliveries) filter (where not before)::float8 as late,
+      sum(checks) filter (where before)::float8 as previous_checks, sum(duplicates) filter (where before)::float8 as previous_duplicates
+    from (
+      select *, true as before from (${windowSums({ ...w, since: previousSince }, "subject", w.since)}) p
+      union all
+      select *, false as before from (${windowSums(w, "subject")}) c
+    ) r group by subject order by subject`);
+  return result.map((row) => ({
+    subject: String(row.subject),
+    inWindow: row.in_window === true,
+    ...toCounters(row),
+    previous: { checks: Number(row.previous_checks ?? 0), duplicates: Number(row.previous_duplicates ?? 0) },
+  }));
 }
 
 /** Counters per subject and UTC calendar week (from Monday) or month over [since, until), newest period first. */

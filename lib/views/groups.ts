@@ -1,4 +1,4 @@
-import { rolledSpans, statsBetween, statsBySubject, type Counters } from "@/db/queries/console-stats";
+import { rolledSpans, statsBySubject, statsBySubjectBeside, type Counters } from "@/db/queries/console-stats";
 import { findClaim, groupExists, groupWindows, listGroupIds, type GroupWindowRow } from "@/db/queries/console-groups";
 import type { DbOrTx } from "@/db/types";
 import { defaultTtlSeconds } from "@/lib/dedup/window/default-ttl";
@@ -28,21 +28,16 @@ const DAY_MS = 86_400_000;
 export async function loadGroups(db: DbOrTx, now = Date.now()): Promise<{ defaultTtlSeconds: number; groups: GroupSummary[] }> {
   const since = new Date(Math.floor((now - DAY_MS) / 60_000) * 60_000);
   const [ids, rolled] = await Promise.all([listGroupIds(db), rolledSpans(db)]);
-  const [totals, before] = await Promise.all([
-    statsBySubject(db, { kind: "group", since, rolled }),
-    statsBetween(db, { kind: "group", since: new Date(since.getTime() - DAY_MS), rolled }, since),
-  ]);
-  const all = [...new Set([...ids, ...totals.map((t) => t.subject)])].sort();
+  const totals = await statsBySubjectBeside(db, { kind: "group", since, rolled }, new Date(since.getTime() - DAY_MS));
+  const all = [...new Set([...ids, ...totals.filter((t) => t.inWindow).map((t) => t.subject)])].sort();
   const ttl = defaultTtlSeconds();
   const windows = await groupWindows(db, all, ttl);
   const byId = new Map(totals.map((t) => [t.subject, t]));
-  const beforeById = new Map(before.map((t) => [t.subject, t]));
   return {
     defaultTtlSeconds: ttl,
     groups: windows.map((w) => {
-      const { subject: _subject, ...counters } = byId.get(w.id) ?? { subject: w.id, ...ZERO };
-      const previous = beforeById.get(w.id);
-      return { ...w, ...counters, previous: { checks: previous?.checks ?? 0, duplicates: previous?.duplicates ?? 0 } };
+      const { subject: _subject, inWindow: _inWindow, previous, ...counters } = byId.get(w.id) ?? { subject: w.id, inWindow: false, ...ZERO, previous: { checks: 0, duplicates: 0 } };
+      return { ...w, ...counters, previous };
     }),
   };
 }

@@ -99,6 +99,19 @@ describe("overview", () => {
     expect(data.groups).toEqual([expect.objectContaining({ id: "billing", checks: 4, duplicates: 1, lateRedeliveries: 1 })]);
     expect(data.topNow[0]).toMatchObject({ subject: serviceId });
   });
+
+  it("lists a registered service quiet in this range with its previous period, and leaves out unknown subjects seen only before it", async () => {
+    const quiet = await createService(store.db);
+    // An hour well inside the previous 24 h, long rolled up by the tests above: the same counts in every table.
+    const before = new Date(Math.floor((NOW - 30 * HOUR) / HOUR) * HOUR).toISOString();
+    for (const table of ["stats_minute", "stats_quarter", "stats_hour"]) {
+      await store.db.execute(sql`insert into ${sql.identifier(table)} (subject_kind, subject, bucket, checks, new, duplicates)
+        values ('service', ${quiet}, ${before}::timestamptz, 7, 4, 3), ('service', 'gone-svc', ${before}::timestamptz, 9, 9, 0)`);
+    }
+    const data = await loadOverview(store.db, { range: "24h", kind: "service" }, NOW);
+    expect(data.services.find((s) => s.id === quiet)).toMatchObject({ checks: 0, duplicates: 0, previous: { checks: 7, duplicates: 3 } });
+    expect(data.services.map((s) => s.id)).not.toContain("gone-svc");
+  });
 });
 
 describe("series helpers", () => {
