@@ -150,6 +150,19 @@ export interface SubjectRowBeside extends SubjectRow {
   previous: Pick<Counters, "checks" | "duplicates">;
 }
 
+/** A subject with no rows in either period: how a list shows a known subject that was quiet. */
+export const quietSubject = (subject: string): SubjectRowBeside => ({
+  subject,
+  inWindow: false,
+  checks: 0,
+  new: 0,
+  changed: 0,
+  duplicates: 0,
+  errors: 0,
+  lateRedeliveries: 0,
+  previous: { checks: 0, duplicates: 0 },
+});
+
 /**
  * Counters per subject over the window, each with its checks and duplicates over the period before
  * it, [previousSince, w.since). One statement where the overview and the groups list used two over

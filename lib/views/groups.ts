@@ -1,4 +1,4 @@
-import { rolledSpans, statsBySubject, statsBySubjectBeside, type Counters } from "@/db/queries/console-stats";
+import { quietSubject, rolledSpans, statsBySubject, statsBySubjectBeside, type Counters } from "@/db/queries/console-stats";
 import { findClaim, groupExists, groupWindows, listGroupIds, type GroupWindowRow } from "@/db/queries/console-groups";
 import type { DbOrTx } from "@/db/types";
 import { defaultTtlSeconds } from "@/lib/dedup/window/default-ttl";
@@ -36,8 +36,8 @@ export async function loadGroups(db: DbOrTx, now = Date.now()): Promise<{ defaul
   return {
     defaultTtlSeconds: ttl,
     groups: windows.map((w) => {
-      const { subject: _subject, inWindow: _inWindow, previous, ...counters } = byId.get(w.id) ?? { subject: w.id, inWindow: false, ...ZERO, previous: { checks: 0, duplicates: 0 } };
-      return { ...w, ...counters, previous };
+      const { subject: _subject, inWindow: _inWindow, ...counters } = byId.get(w.id) ?? quietSubject(w.id);
+      return { ...w, ...counters };
     }),
   };
 }

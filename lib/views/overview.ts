@@ -3,6 +3,7 @@ import {
   rollUp,
   rollupsForStep,
   ROLLUPS,
+  quietSubject,
   statsBySubjectBeside,
   type Rollup,
   statsSeries,
@@ -93,18 +94,8 @@ function summarize(totals: SubjectRowBeside[], known: [string, string][]): Subje
   const labels = new Map(known);
   for (const t of totals) if (t.inWindow && !labels.has(t.subject)) labels.set(t.subject, t.subject);
   return Array.from(labels, ([id, label]) => {
-    const row = byId.get(id);
-    return {
-      id,
-      label,
-      checks: row?.checks ?? 0,
-      new: row?.new ?? 0,
-      changed: row?.changed ?? 0,
-      duplicates: row?.duplicates ?? 0,
-      errors: row?.errors ?? 0,
-      lateRedeliveries: row?.lateRedeliveries ?? 0,
-      previous: row?.previous ?? { checks: 0, duplicates: 0 },
-    };
+    const { subject: _subject, inWindow: _inWindow, ...counters } = byId.get(id) ?? quietSubject(id);
+    return { id, label, ...counters };
   }).sort((a, b) => b.checks - a.checks || a.id.localeCompare(b.id));
 }
 
