@@ -55,8 +55,13 @@ export interface StatsWindow {
 }
 
 const ORIGIN = sql`timestamptz '2000-01-01 00:00:00+00'`;
-const SUMS = sql`sum(checks)::float8 as checks, sum(new)::float8 as new, sum(changed)::float8 as changed,
-  sum(duplicates)::float8 as duplicates, sum(errors)::float8 as errors, sum(late_redeliveries)::float8 as late`;
+/** The counters' sums as toCounters reads them, over the rows that meet `where` (all when none). */
+const sumsWhere = (where?: SQL): SQL => {
+  const only = where ? sql` filter (where ${where})` : sql``;
+  return sql`sum(checks)${only}::float8 as checks, sum(new)${only}::float8 as new, sum(changed)${only}::float8 as changed,
+  sum(duplicates)${only}::float8 as duplicates, sum(errors)${only}::float8 as errors, sum(late_redeliveries)${only}::float8 as late`;
+};
+const SUMS = sumsWhere();
 const COLUMNS = sql`subject, bucket, checks, new, changed, duplicates, errors, late_redeliveries`;
 
 /** The rollups a series of `stepSeconds` buckets may read: those whose buckets fit whole into its own. */
@@ -130,14 +135,12 @@ export async function statsSeries(db: DbOrTx, w: StatsWindow, stepSeconds: numbe
 }
 
 /** Counters per subject over the window. */
-export async function statsBySubject(db: DbOrTx, w: StatsWindow): Promise<SubjectRow[]> {
-  const result = await queryRows<Record<string, unknown>>(db, sql`
-    select subject, ${SUMS} from (${windowSums(w, "subject")}) r group by subject order by subject`);
-  return result.map((row) => ({ subject: String(row.subject), ...toCounters(row) }));
-}
+export const statsBySubject = (db: DbOrTx, w: StatsWindow): Promise<SubjectRow[]> => subjectSums(db, w, null);
 
 /** Counters per subject over [since, until): a closed span, such as one chart bucket. */
-export async function statsBetween(db: DbOrTx, w: StatsWindow, until: Date): Promise<SubjectRow[]> {
+export const statsBetween = (db: DbOrTx, w: StatsWindow, until: Date): Promise<SubjectRow[]> => subjectSums(db, w, until);
+
+async function subjectSums(db: DbOrTx, w: StatsWindow, until: Date | null): Promise<SubjectRow[]> {
   const result = await queryRows<Record<string, unknown>>(db, sql`
     select subject, ${SUMS} from (${windowSums(w, "subject", until)}) r group by subject order by subject`);
   return result.map((row) => ({ subject: String(row.subject), ...toCounters(row) }));
@@ -172,10 +175,7 @@ export const quietSubject = (subject: string): SubjectRowBeside => ({
 export async function statsBySubjectBeside(db: DbOrTx, w: StatsWindow, previousSince: Date): Promise<SubjectRowBeside[]> {
   if (previousSince >= w.since) throw new Error(`the previous period must start before the window (${previousSince.toISOString()})`);
   const result = await queryRows<Record<string, unknown>>(db, sql`
-    select subject, bool_or(not before) as in_window,
-      sum(checks) filter (where not before)::float8 as checks, sum(new) filter (where not before)::float8 as new,
-      sum(changed) filter (where not before)::float8 as changed, sum(duplicates) filter (where not before)::float8 as duplicates,
-      sum(errors) filter (where not before)::float8 as errors, sum(late_redeliveries) filter (where not before)::float8 as late,
+    select subject, bool_or(not before) as in_window, ${sumsWhere(sql`not before`)},
       sum(checks) filter (where before)::float8 as previous_checks, sum(duplicates) filter (where before)::float8 as previous_duplicates
     from (
       select *, true as before from (${windowSums({ ...w, since: previousSince }, "subject", w.since)}) p
