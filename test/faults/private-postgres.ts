@@ -125,20 +125,12 @@ export class PrivatePostgres {
 
   /** Freezes the whole cluster (SIGSTOP): connections stay open, nothing answers, new connects hang. */
   freeze(): number[] {
-    const pids = this.processIds();
-    for (const pid of pids) process.kill(pid, "SIGSTOP");
-    return pids;
+    return this.processIds().filter((pid) => signalIfRunning(pid, "SIGSTOP"));
   }
 
   /** Thaws what freeze() stopped, postmaster first so that children find it running. */
   thaw(pids = this.processIds()): void {
-    for (const pid of pids) {
-      try {
-        process.kill(pid, "SIGCONT");
-      } catch {
-        // gone meanwhile
-      }
-    }
+    for (const pid of pids) signalIfRunning(pid, "SIGCONT");
   }
 
   /** Runs one statement as superuser on a connection of its own. */
@@ -200,5 +192,19 @@ export class PrivatePostgres {
     }
     rmSync(this.dir, { recursive: true, force: true });
     live.delete(this);
+  }
+}
+
+/**
+ * Signals `pid`; false when it has exited meanwhile (a backend can end between the /proc scan and
+ * the signal). Any other failure is a real one and throws.
+ */
+function signalIfRunning(pid: number, signal: NodeJS.Signals): boolean {
+  try {
+    process.kill(pid, signal);
+    return true;
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === "ESRCH") return false;
+    throw error;
   }
 }
