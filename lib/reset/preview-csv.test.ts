@@ -2,7 +2,7 @@ import { beforeAll, describe, expect, it } from "vitest";
 import { checkMany } from "@/lib/dedup/last-seen/check";
 import { ForbiddenError } from "@/lib/errors";
 import { keyBrowserSelection } from "@/lib/views/reset-page";
-import { createService } from "@/test/factories";
+import { checkInBatches, createService } from "@/test/factories";
 import { createTestDatabase, type TestDatabase } from "@/test/test-db";
 import { previewReset } from "./preview-reset";
 import { resetSelectionCsv } from "./preview-csv";
@@ -16,9 +16,9 @@ beforeAll(async () => {
   store = await createTestDatabase();
   serviceId = await createService(store.db, { historyDepth: 1 });
   const orders = Array.from({ length: 2_500 }, (_, i) => `order-${String(i).padStart(4, "0")}`);
-  await checkMany(store.db, orders.map((messageId) => ({ serviceId, messageId, payload: { v: 1 } })));
+  await checkInBatches(store.db, orders.map((messageId) => ({ serviceId, messageId, payload: { v: 1 } })));
   // Every tenth order changed once more (version 2), and one id a spreadsheet would run as a formula.
-  await checkMany(store.db, orders.filter((_, i) => i % 10 === 0).map((messageId) => ({ serviceId, messageId, payload: { v: 2 } })));
+  await checkInBatches(store.db, orders.filter((_, i) => i % 10 === 0).map((messageId) => ({ serviceId, messageId, payload: { v: 2 } })));
   await checkMany(store.db, [{ serviceId, messageId: "=cmd|' /C calc'!A0", payload: { v: 1 } }]);
 });
 

@@ -2,9 +2,8 @@ import { sql } from "drizzle-orm";
 import { beforeAll, describe, expect, it } from "vitest";
 import { begin } from "@/lib/dedup/idempotency/begin";
 import { previewStuckKeys, releaseStuck } from "@/lib/dedup/idempotency/release-stuck";
-import { checkMany } from "@/lib/dedup/last-seen/check";
 import { resetSelectionCsv } from "@/lib/reset/preview-csv";
-import { createService } from "@/test/factories";
+import { checkInBatches, createService } from "@/test/factories";
 import { createTestDatabase, type TestDatabase } from "./citus-test-db";
 
 let store: TestDatabase;
@@ -30,7 +29,7 @@ describe("bulk actions on Citus (one scope's keys live on every shard)", () => {
 
   it("streams a reset selection as CSV", async () => {
     const serviceId = await createService(store.db);
-    await checkMany(store.db, Array.from({ length: 1_200 }, (_, i) => ({ serviceId, messageId: `m-${String(i).padStart(4, "0")}`, payload: 1 })));
+    await checkInBatches(store.db, Array.from({ length: 1_200 }, (_, i) => ({ serviceId, messageId: `m-${String(i).padStart(4, "0")}`, payload: 1 })));
     const csv = await new Response(await resetSelectionCsv({ db: store.db, actor: OPERATOR, input: { kind: "last_seen", subject: serviceId, mode: "filter" } })).text();
     expect(csv.trimEnd().split("\r\n")).toHaveLength(1_201);
   });

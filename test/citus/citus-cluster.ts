@@ -47,8 +47,30 @@ export async function createCitusDatabase(ports: CitusPorts, name: string): Prom
     }),
   );
   await exec(ports.coordinator, name, "select citus_set_coordinator_host('127.0.0.1', $1)", [ports.coordinator]);
-  for (const worker of ports.workers) await exec(ports.coordinator, name, "select citus_add_node('127.0.0.1', $1)", [worker]);
+  for (const worker of ports.workers) await addNode(ports.coordinator, name, worker);
   return urlOf(ports.coordinator, name);
+}
+
+/** Any key of weir's own; only addNode takes it. */
+const NODE_ACTIVATION_LOCK = 7_262_451;
+
+/**
+ * Joins the node on `nodePort` to database `name`'s cluster, one such join at a time across the
+ * run: a session advisory lock in the coordinator's `postgres` database, which every test file's
+ * setup shares, is held around it. Adding a node sends it every role first (Citus syncs node-wide
+ * objects before the rest), and roles live in one catalog per node, not per database: two files
+ * adding nodes at once update the same role rows on a worker, and one fails ("failure on
+ * connection marked as essential", seen in CI with two files at a time).
+ */
+async function addNode(coordinatorPort: number, name: string, nodePort: number): Promise<void> {
+  const lock = new pg.Client({ connectionString: urlOf(coordinatorPort, "postgres"), connectionTimeoutMillis: 5000 });
+  await lock.connect();
+  try {
+    await lock.query("select pg_advisory_lock($1)", [NODE_ACTIVATION_LOCK]);
+    await exec(coordinatorPort, name, "select citus_add_node('127.0.0.1', $1)", [nodePort]);
+  } finally {
+    await lock.end();
+  }
 }
 
 /**
@@ -119,6 +141,7 @@ export class CitusCluster {
     for (const name of databases) {
       await exec(node.port, "postgres", `create database "${name}"`);
       await exec(node.port, name, "create extension if not exists citus");
+      // The rebalance test joins its node alone (the timed group), so no other join can race it.
       await exec(this.coordinator.port, name, "select citus_add_node('127.0.0.1', $1)", [node.port]);
     }
   }
