@@ -93,7 +93,7 @@ async function main(): Promise<void> {
     stats.stop();
     journal.stop();
     await cleanup.stop();
-    await getHotDb().then((db) => Promise.all([stats.flush(db), journal.flush(db)])).catch(() => undefined);
+    await getHotDb().then((db) => Promise.all([stats.flush(db), journal.drain(db)])).catch(() => undefined);
     await tracing?.shutdown().catch(() => undefined);
     await closeStore().catch(() => undefined);
     process.exit(0);

@@ -7,9 +7,9 @@
  *     the journal has written them, and the journal's bytes per entry on disk, indexes included;
  *  3. a replay storm of duplicates through the batch API: every answer journaled, none dropped,
  *     and how long after the last answer the journal holds them all.
- * Run: npx tsx bench/journal.ts [--quick] [--seconds N] [--rounds N] [--storm N]. Never fails on timing.
+ * Run: npx tsx bench/journal.ts [--quick] [--seconds N] [--rounds N] [--storm N] [--env K=V (the "on" server)]. Never fails on timing.
  */
-import { numberFlag, quick, runMain, sleep } from "./lib/cli";
+import { envFlags, numberFlag, quick, runMain, sleep } from "./lib/cli";
 import { assertDecisions, prepareCheckDatabase, SERVICE, settle } from "./lib/check-setup";
 import type { BenchDatabase } from "./lib/db";
 import { journalDisk, journalRows, replayStorm, waitForWritten, type Storm } from "./lib/journal-probe";
@@ -211,7 +211,7 @@ async function main(): Promise<void> {
     // API only: server.ts's process writes the journal whichever doors it serves.
     // Both start at once (each bundles server.ts first, one after the other): the waits for readiness overlap.
     const started = await Promise.allSettled([
-      serveWeir(db.url, { apiOnly: true, env: { WEIR_JOURNAL: "on" } }).then((s) => (servers.on = s)),
+      serveWeir(db.url, { apiOnly: true, env: { ...envFlags(), WEIR_JOURNAL: "on" } }).then((s) => (servers.on = s)),
       serveWeir(db.url, { apiOnly: true, env: { WEIR_JOURNAL: "off" } }).then((s) => (servers.off = s)),
     ]);
     for (const result of started) if (result.status === "rejected") throw result.reason;

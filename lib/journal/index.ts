@@ -15,7 +15,7 @@ export const journal: JournalWriter = ((globalThis as Record<symbol, JournalWrit
   { batchEntries: config.batchEntries, retentionMs: config.retentionMs },
 ));
 
-/** Writes this process's journal every WEIR_JOURNAL_FLUSH_MS (the server, or a library-mode service). */
+/** Writes this process's journal as batches fill and every WEIR_JOURNAL_FLUSH_MS (the server, or a library-mode service). */
 export function startJournal(getDb: Parameters<JournalWriter["start"]>[0], getMaintenanceDb = getDb): JournalWriter {
   journal.start(getDb, config.flushMs, getMaintenanceDb);
   return journal;
@@ -27,6 +27,6 @@ if (config.enabled) {
     // A store error is no answer: it takes no journal time and no entry.
     if (event.decision === "error") return;
     const entry = toEntry(event, simulatedMicros() ?? nowMicros());
-    if (entry) journal.buffer.push(entry);
+    if (entry) journal.add(entry);
   });
 }

@@ -188,6 +188,67 @@ describe("a full journal buffer", () => {
   });
 });
 
+describe("a started journal writer", () => {
+  const entry = (subject: string, i: number) =>
+    ({ atUs: nowMicros(), mode: "window", subject, key: `B-${i}`, decision: "new", version: null, matchedAt: null, hashVersion: null, caller: null, requestId: null, traceId: null }) as const;
+
+  it("writes a batch as soon as it is full, not at the next tick, and leaves a partial batch for the tick", async () => {
+    const writer = new JournalWriter(new JournalBuffer(100), { batchEntries: 5, retentionMs: 7 * 86_400_000 });
+    const subject = uniqueId("eager");
+    writer.start(async () => store.db, 3_600_000);
+    try {
+      for (let i = 0; i < 4; i++) writer.add(entry(subject, i));
+      await new Promise((resolve) => setTimeout(resolve, 200));
+      expect(writer.buffer.size).toBe(4);
+      writer.add(entry(subject, 4));
+      await expect.poll(() => writer.buffer.writtenTotal, { timeout: 5_000 }).toBe(5);
+      const written = await journalRange(store.db, { ...around(), mode: "window", subject, limit: 10 });
+      expect(written.map((e) => e.key).sort()).toEqual(["B-0", "B-1", "B-2", "B-3", "B-4"]);
+    } finally {
+      writer.stop();
+    }
+  });
+
+  it("drains at shutdown what arrived while a batch was being written", async () => {
+    const writer = new JournalWriter(new JournalBuffer(100), { batchEntries: 2, retentionMs: 7 * 86_400_000 });
+    const subject = uniqueId("drain");
+    writer.start(async () => store.db, 3_600_000);
+    writer.add(entry(subject, 0));
+    writer.add(entry(subject, 1));
+    // The full batch's pass is under way (it waits on the store); an entry arrives during it.
+    await new Promise((resolve) => setImmediate(resolve));
+    writer.add(entry(subject, 2));
+    writer.stop();
+    await writer.drain(store.db);
+    expect(writer.buffer.size).toBe(0);
+    const written = await journalRange(store.db, { ...around(), mode: "window", subject, limit: 10 });
+    expect(written.map((e) => e.key).sort()).toEqual(["B-0", "B-1", "B-2"]);
+  });
+
+  it("after a failed write, leaves full batches to the timer: an outage is not retried per entry", async () => {
+    const writer = new JournalWriter(new JournalBuffer(100), { batchEntries: 2, retentionMs: 7 * 86_400_000 });
+    const broken = await createTestDatabase();
+    await broken.close();
+    let asked = 0;
+    writer.start(async () => {
+      asked++;
+      return broken.db;
+    }, 3_600_000);
+    try {
+      writer.add(entry("down", 0));
+      writer.add(entry("down", 1));
+      await expect.poll(() => asked).toBe(1);
+      await new Promise((resolve) => setTimeout(resolve, 200));
+      for (let i = 2; i < 10; i++) writer.add(entry("down", i));
+      await new Promise((resolve) => setTimeout(resolve, 200));
+      expect(asked).toBe(1);
+      expect(writer.buffer.size).toBe(10);
+    } finally {
+      writer.stop();
+    }
+  });
+});
+
 describe("journal retention", () => {
   it("drops whole partitions past retention and keeps the recent ones", async () => {
     const writer = new JournalWriter(new JournalBuffer(10), { batchEntries: 100, retentionMs: 7 * 86_400_000 });
