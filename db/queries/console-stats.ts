@@ -125,11 +125,11 @@ const toCounters = (row: Record<string, unknown>): Counters => ({
   lateRedeliveries: Number(row.late ?? 0),
 });
 
-/** Counters per bucket of `stepSeconds` up to `until` (or all), bucketed by the database (date_bin). */
-export async function statsSeries(db: DbOrTx, w: StatsWindow, stepSeconds: number, until: Date | null = null): Promise<SeriesRow[]> {
+/** Counters per bucket of `stepSeconds` since the window's start, bucketed by the database (date_bin). */
+export async function statsSeries(db: DbOrTx, w: StatsWindow, stepSeconds: number): Promise<SeriesRow[]> {
   const result = await queryRows<Record<string, unknown>>(db, sql`
     select date_bin(make_interval(secs => ${stepSeconds}), bucket, ${ORIGIN}) as t, ${SUMS}
-    from (${windowSums(w, "bucket", until)}) r
+    from (${windowSums(w, "bucket")}) r
     group by t order by t`);
   return result.map((row) => ({ bucket: new Date(row.t as string | Date), ...toCounters(row) }));
 }
