@@ -34,6 +34,7 @@ export const DISTRIBUTED_TABLES: readonly { table: string; column: string }[] = 
   { table: "stats_minute", column: "subject" },
   { table: "stats_hour", column: "subject" },
   { table: "stats_quarter", column: "subject" },
+  { table: "stats_day", column: "subject" },
   // By key, beside last_seen: one key's timeline reads one shard. Its daily partitions, made later
   // by CREATE TABLE ... PARTITION OF on the coordinator, are distributed and co-located by Citus.
   { table: "journal", column: "key" },

@@ -1,7 +1,7 @@
 import { rollUp, ROLLUPS } from "@/db/queries/console-stats";
 import type { BenchDatabase } from "./db";
 
-/** Runs weir's own rollups (hours, quarters) until each has caught up with the seeded per-minute stats (at most `steps` calls each). */
+/** Runs weir's own rollups (days, hours, quarters) until each has caught up with the seeded per-minute stats (at most `steps` calls each). */
 export async function rollUpAllHours(db: BenchDatabase, steps: number): Promise<void> {
   for (const rollup of ROLLUPS) {
     let before: number | undefined;

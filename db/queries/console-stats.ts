@@ -28,16 +28,17 @@ export interface SubjectRow extends Counters {
 
 /** A rollup of stats_minute: sums per bucket of `stepMs`, in `table`, with its mark in stats_rollup under the same name. */
 export interface Rollup {
-  table: "stats_hour" | "stats_quarter";
+  table: "stats_day" | "stats_hour" | "stats_quarter";
   stepMs: number;
   /** The advisory lock that keeps two rollups of this table from running at once. */
   lock: number;
 }
 
+export const DAYS: Rollup = { table: "stats_day", stepMs: 86_400_000, lock: 7_347_083 };
 export const HOURS: Rollup = { table: "stats_hour", stepMs: 3_600_000, lock: 7_347_081 };
 export const QUARTERS: Rollup = { table: "stats_quarter", stepMs: 900_000, lock: 7_347_082 };
 /** Coarsest first: a window reads the coarsest rollup it can, then finer ones around it. */
-export const ROLLUPS: readonly Rollup[] = [HOURS, QUARTERS];
+export const ROLLUPS: readonly Rollup[] = [DAYS, HOURS, QUARTERS];
 
 /** How far one rollup has come: every closed bucket before `until` is in its table. */
 export interface RolledSpan {
@@ -237,7 +238,9 @@ export async function rollUp(db: DbOrTx, rollup: Rollup, maxHours: number): Prom
                date_bin(${step}, now() - interval '10 minutes', ${ORIGIN}) as closed
       ),
       span as (
-        select coalesce(m.rolled_until - interval '3 hours',
+        -- From the start of the bucket that holds the 3 hours before the mark: a day's is a whole
+        -- day before it, and re-summing only its last 3 hours would overwrite the day with them.
+        select coalesce(date_bin(${step}, m.rolled_until - interval '3 hours', ${ORIGIN}),
                         (select date_bin(${step}, min(bucket), ${ORIGIN}) from stats_minute)) as from_at,
                m.closed, m.rolled_until
         from mark m

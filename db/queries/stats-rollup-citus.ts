@@ -7,7 +7,7 @@ const ORIGIN = sql`timestamptz '2000-01-01 00:00:00+00'`;
 
 /** The part of console-stats' Rollup this needs (named here, not imported: console-stats calls this file). */
 interface ShardedRollup {
-  table: "stats_hour" | "stats_quarter";
+  table: "stats_day" | "stats_hour" | "stats_quarter";
   stepMs: number;
 }
 
@@ -25,7 +25,8 @@ export async function rollUpByShard(db: DbOrTx, rollup: ShardedRollup, maxHours:
              date_bin(${step}, now() - interval '10 minutes', ${ORIGIN}) as closed
     ),
     span as (
-      select coalesce(m.rolled_until - interval '3 hours', (select date_bin(${step}, min(bucket), ${ORIGIN}) from stats_minute)) as from_at,
+      -- A whole bucket before the mark's last 3 hours (a day's starts a day before it), as rollUp does.
+      select coalesce(date_bin(${step}, m.rolled_until - interval '3 hours', ${ORIGIN}), (select date_bin(${step}, min(bucket), ${ORIGIN}) from stats_minute)) as from_at,
              m.closed, m.rolled_until
       from mark m
     ),

@@ -31,7 +31,7 @@ describe("group pages", () => {
   it("count 24 h of traffic from the rollups, equal to the per-minute rows", async () => {
     const before = await loadGroup(store.db, "orders", { now: NOW });
     for (const rollup of ROLLUPS) for (let i = 0; i < 5; i++) await rollUp(store.db, rollup, 24);
-    expect((await rolledSpans(store.db)).map((r) => r.rollup.table)).toEqual(["stats_hour", "stats_quarter"]);
+    expect((await rolledSpans(store.db)).map((r) => r.rollup.table)).toEqual(["stats_day", "stats_hour", "stats_quarter"]);
     const one = await loadGroup(store.db, "orders", { now: NOW });
     expect(one!.group).toEqual(before!.group);
     expect(one!.group).toMatchObject(await minuteTotals("orders"));

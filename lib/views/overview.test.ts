@@ -30,7 +30,7 @@ beforeAll(async () => {
 const hourlyMark = async () => (await rolledSpans(store.db)).find((r) => r.rollup === HOURS)?.until ?? null;
 
 describe("overview", () => {
-  it("reads the same numbers before and after closed buckets move to the hourly and 15-minute rollups", async () => {
+  it("reads the same numbers before and after closed buckets move to the daily, hourly and 15-minute rollups", async () => {
     const ranges = ["1h", "24h", "7d", "30d"] as const;
     // 24 h starts on a quarter hour: its totals read minutes up to the first whole hour, then hours.
     // One range at a time, as a page loads them: four at once queue 36 statements for 20 connections,

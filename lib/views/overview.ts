@@ -55,7 +55,8 @@ export interface OverviewQuery {
 export async function loadOverview(db: DbOrTx, q: OverviewQuery, now = Date.now()): Promise<OverviewData> {
   const w = rangeWindow(q.range, now);
   // Totals may read every rollup in any range; a series only those whose buckets fit whole into its step
-  // (the 24 h chart's quarters from stats_quarter, 7 and 30 days from stats_hour, then quarters).
+  // (the 24 h chart's quarters from stats_quarter, 7 and 30 days from stats_hour, then quarters;
+  // totals over 7 and 30 days mostly from stats_day).
   const rolled = await rolledSpans(db);
   // The previous period is the range before this one, bucket for bucket: drawn under the series,
   // part of the spikes' baseline, and what each subject's rate is compared with.
