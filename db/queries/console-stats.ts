@@ -3,6 +3,7 @@ import type { DbOrTx } from "../types";
 import { isCitus } from "../citus";
 import { queryRows } from "./console-rows";
 import { rollUpByShard } from "./stats-rollup-citus";
+import { ORIGIN, rollupSpan, type RollupTable } from "./stats-rollup-span";
 
 export type StatsKind = "service" | "group";
 
@@ -28,7 +29,7 @@ export interface SubjectRow extends Counters {
 
 /** A rollup of stats_minute: sums per bucket of `stepMs`, in `table`, with its mark in stats_rollup under the same name. */
 export interface Rollup {
-  table: "stats_day" | "stats_hour" | "stats_quarter";
+  table: RollupTable;
   stepMs: number;
   /** The advisory lock that keeps two rollups of this table from running at once. */
   lock: number;
@@ -55,7 +56,6 @@ export interface StatsWindow {
   rolled: readonly RolledSpan[];
 }
 
-const ORIGIN = sql`timestamptz '2000-01-01 00:00:00+00'`;
 /** The counters' sums as toCounters reads them, over the rows that meet `where` (all when none). */
 const sumsWhere = (where?: SQL): SQL => {
   const only = where ? sql` filter (where ${where})` : sql``;
@@ -221,34 +221,19 @@ export async function rolledSpans(db: DbOrTx): Promise<RolledSpan[]> {
 
 /**
  * Moves closed buckets of stats_minute into the rollup's table, at most `maxHours` of them per
- * call. A bucket is closed 10 minutes after it ends; the 3 hours before the old mark are summed
+ * call (the span: rollupSpan). A bucket is closed 10 minutes after it ends; the 3 hours before the old mark are summed
  * again so that counts flushed late (after a store outage) still land. Callers that find the
  * lock taken skip the work: someone else is doing it.
  */
 export async function rollUp(db: DbOrTx, rollup: Rollup, maxHours: number): Promise<Date | null> {
   if (await isCitus(db)) return rollUpByShard(db, rollup, maxHours, STATS_SUBJECT_KINDS);
-  const step = sql`make_interval(secs => ${rollup.stepMs / 1000})`;
+  const { step, ctes } = rollupSpan(rollup.table, rollup.stepMs, maxHours);
   const table = sql.identifier(rollup.table);
   return db.transaction(async (tx) => {
     const locked = await queryRows<{ ok: boolean }>(tx, sql`select pg_try_advisory_xact_lock(${rollup.lock}) as ok`);
     if (!locked[0]?.ok) return (await rolledSpans(tx)).find((r) => r.rollup === rollup)?.until ?? null;
     const result = await queryRows<{ until: string | Date | null }>(tx, sql`
-      with mark as (
-        select (select rolled_until from stats_rollup where name = ${rollup.table}) as rolled_until,
-               date_bin(${step}, now() - interval '10 minutes', ${ORIGIN}) as closed
-      ),
-      span as (
-        -- From the start of the bucket that holds the 3 hours before the mark: a day's is a whole
-        -- day before it, and re-summing only its last 3 hours would overwrite the day with them.
-        select coalesce(date_bin(${step}, m.rolled_until - interval '3 hours', ${ORIGIN}),
-                        (select date_bin(${step}, min(bucket), ${ORIGIN}) from stats_minute)) as from_at,
-               m.closed, m.rolled_until
-        from mark m
-      ),
-      bounds as (
-        select from_at, least(closed, coalesce(rolled_until, from_at) + make_interval(hours => ${maxHours})) as to_at, rolled_until
-        from span where from_at is not null and (rolled_until is null or rolled_until < closed)
-      ),
+      with ${ctes},
       summed as (
         insert into ${table} as h (subject_kind, subject, bucket, checks, new, changed, duplicates, errors, late_redeliveries)
         select subject_kind, subject, date_bin(${step}, bucket, ${ORIGIN}),

@@ -2,12 +2,11 @@ import { sql } from "drizzle-orm";
 import { groupByShard } from "../citus";
 import type { DbOrTx } from "../types";
 import { queryRows } from "./console-rows";
-
-const ORIGIN = sql`timestamptz '2000-01-01 00:00:00+00'`;
+import { ORIGIN, rollupSpan, type RollupTable } from "./stats-rollup-span";
 
 /** The part of console-stats' Rollup this needs (named here, not imported: console-stats calls this file). */
 interface ShardedRollup {
-  table: "stats_day" | "stats_hour" | "stats_quarter";
+  table: RollupTable;
   stepMs: number;
 }
 
@@ -18,22 +17,9 @@ interface ShardedRollup {
  * No lock: every step sets rows to sums and the mark only grows, so two runs at once agree.
  */
 export async function rollUpByShard(db: DbOrTx, rollup: ShardedRollup, maxHours: number, kinds: readonly string[]): Promise<Date | null> {
-  const step = sql`make_interval(secs => ${rollup.stepMs / 1000})`;
+  const { step, ctes } = rollupSpan(rollup.table, rollup.stepMs, maxHours);
   const [span] = await queryRows<{ rolled_until: string | Date | null; from_at: string | Date | null; to_at: string | Date | null }>(db, sql`
-    with mark as (
-      select (select rolled_until from stats_rollup where name = ${rollup.table}) as rolled_until,
-             date_bin(${step}, now() - interval '10 minutes', ${ORIGIN}) as closed
-    ),
-    span as (
-      -- A whole bucket before the mark's last 3 hours (a day's starts a day before it), as rollUp does.
-      select coalesce(date_bin(${step}, m.rolled_until - interval '3 hours', ${ORIGIN}), (select date_bin(${step}, min(bucket), ${ORIGIN}) from stats_minute)) as from_at,
-             m.closed, m.rolled_until
-      from mark m
-    ),
-    bounds as (
-      select from_at, least(closed, coalesce(rolled_until, from_at) + make_interval(hours => ${maxHours})) as to_at
-      from span where from_at is not null and (rolled_until is null or rolled_until < closed)
-    )
+    with ${ctes}
     select m.rolled_until, b.from_at, b.to_at from mark m left join bounds b on true`);
   const mark = span?.rolled_until ? new Date(span.rolled_until) : null;
   if (!span?.from_at || !span.to_at) return mark;
