@@ -31,7 +31,7 @@ export default defineConfig({
       // audit_log and auth_rate_limits are distributed, security_events a reference table: their writers run here too.
       "lib/audit/*.test.ts",
       "lib/auth/tests/*.test.ts",
-      "lib/views/{key-browser,overview,explain,find,services}.test.ts",
+      "lib/views/{key-browser,overview,overview-kind-totals,explain,find,services}.test.ts",
       "test/faults/interleavings.test.ts",
       "test/faults/history/history.test.ts",
     ],

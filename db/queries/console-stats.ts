@@ -3,12 +3,23 @@ import type { DbOrTx } from "../types";
 import { isCitus } from "../citus";
 import { queryRows } from "./console-rows";
 import { rollUpByShard } from "./stats-rollup-citus";
-import { ORIGIN, rollupSpan, type RollupTable } from "./stats-rollup-span";
+import { ORIGIN, rollupSpan, UPDATE_CHANGED, type RollupTable } from "./stats-rollup-span";
 
 export type StatsKind = "service" | "group";
 
 /** Every subject kind the stats recorder writes (its SubjectKind is read from here, so the two cannot drift). */
 export const STATS_SUBJECT_KINDS = ["service", "group", "scope"] as const;
+
+export const TOTAL_KIND_PREFIX = "all-";
+
+/**
+ * The kind under which each rollup bucket also holds the sum over every subject of a kind (subject
+ * ''), written by the rollup beside the subjects' rows (migration 0022 summed the older buckets). A
+ * chart of all services reads one row per bucket, not one per service: at 100 services the 24 h
+ * chart's statement ran in 0.8 ms against 6.8 (EXPLAIN ANALYZE, 10 M keys). Only the rollup tables
+ * hold them; stats_minute keeps per-subject rows only.
+ */
+export const totalKind = (kind: string): string => `${TOTAL_KIND_PREFIX}${kind}`;
 
 export interface Counters {
   checks: number;
@@ -95,7 +106,9 @@ const SPAN_SUMS = sql`sum(checks) as checks, sum(new) as new, sum(changed) as ch
 function span(w: StatsWindow, table: Rollup["table"] | "stats_minute", from: number, to: number | null, shape: SpanShape): SQL {
   const bySubject = w.subject === undefined ? sql`` : sql` and subject = ${w.subject}`;
   const until = to === null ? sql`` : sql` and bucket < ${new Date(to).toISOString()}::timestamptz`;
-  const where = sql`where subject_kind = ${w.kind}${bySubject} and bucket >= ${new Date(from).toISOString()}::timestamptz${until}`;
+  // Sums by bucket over every subject read a rollup's kind totals (totalKind): the same sums, one row a bucket.
+  const kind = w.subject === undefined && "sumsBy" in shape && shape.sumsBy === "bucket" && table !== "stats_minute" ? totalKind(w.kind) : w.kind;
+  const where = sql`where subject_kind = ${kind}${bySubject} and bucket >= ${new Date(from).toISOString()}::timestamptz${until}`;
   if ("rows" in shape) return sql`select ${COLUMNS} from ${sql.identifier(table)} ${where}`;
   const key = sql.identifier(shape.sumsBy);
   return sql`select ${key}, ${SPAN_SUMS} from ${sql.identifier(table)} ${where} group by ${key}`;
@@ -226,7 +239,7 @@ export async function rolledSpans(db: DbOrTx): Promise<RolledSpan[]> {
  * lock taken skip the work: someone else is doing it.
  */
 export async function rollUp(db: DbOrTx, rollup: Rollup, maxHours: number): Promise<Date | null> {
-  if (await isCitus(db)) return rollUpByShard(db, rollup, maxHours, STATS_SUBJECT_KINDS);
+  if (await isCitus(db)) return rollUpByShard(db, rollup, maxHours, STATS_SUBJECT_KINDS, TOTAL_KIND_PREFIX);
   const { step, ctes } = rollupSpan(rollup.table, rollup.stepMs, maxHours);
   const table = sql.identifier(rollup.table);
   return db.transaction(async (tx) => {
@@ -236,20 +249,19 @@ export async function rollUp(db: DbOrTx, rollup: Rollup, maxHours: number): Prom
       with ${ctes},
       summed as (
         insert into ${table} as h (subject_kind, subject, bucket, checks, new, changed, duplicates, errors, late_redeliveries)
-        select subject_kind, subject, date_bin(${step}, bucket, ${ORIGIN}),
+        -- Each subject's sums, and each kind's sum over its subjects (totalKind, subject '').
+        select case when grouping(subject) = 0 then subject_kind else ${TOTAL_KIND_PREFIX} || subject_kind end, coalesce(subject, ''), b,
                sum(checks), sum(new), sum(changed), sum(duplicates), sum(errors), sum(late_redeliveries)
-        from stats_minute, bounds
-        -- Naming the kinds lets the (subject_kind, bucket) index range over the span: without them a
-        -- seq scan of every minute (108 ms against 19 ms at a week of stats for 120 subjects).
-        where subject_kind = any(${sql.param([...STATS_SUBJECT_KINDS])}::text[])
-          and bucket >= bounds.from_at and bucket < bounds.to_at
-        group by 1, 2, 3
-        on conflict (subject_kind, subject, bucket) do update set
-          checks = excluded.checks, new = excluded.new, changed = excluded.changed,
-          duplicates = excluded.duplicates, errors = excluded.errors, late_redeliveries = excluded.late_redeliveries
-        -- Most of the re-summed hours are unchanged: rewriting them only made dead rows and WAL.
-        where (h.checks, h.new, h.changed, h.duplicates, h.errors, h.late_redeliveries)
-          is distinct from (excluded.checks, excluded.new, excluded.changed, excluded.duplicates, excluded.errors, excluded.late_redeliveries)
+        from (
+          select subject_kind, subject, date_bin(${step}, bucket, ${ORIGIN}) as b, checks, new, changed, duplicates, errors, late_redeliveries
+          from stats_minute, bounds
+          -- Naming the kinds lets the (subject_kind, bucket) index range over the span: without them a
+          -- seq scan of every minute (108 ms against 19 ms at a week of stats for 120 subjects).
+          where subject_kind = any(${sql.param([...STATS_SUBJECT_KINDS])}::text[])
+            and bucket >= bounds.from_at and bucket < bounds.to_at
+        ) m
+        group by grouping sets ((subject_kind, subject, b), (subject_kind, b))
+        ${UPDATE_CHANGED}
       ),
       moved as (
         insert into stats_rollup (name, rolled_until)

@@ -30,3 +30,13 @@ export function rollupSpan(table: RollupTable, stepMs: number, maxHours: number)
     )`;
   return { step, ctes };
 }
+
+/**
+ * A rollup's upsert of the rows it sums (aliased `h`): sets a row to its new sums, and leaves it alone
+ * when they are the same, as most re-summed buckets are (rewriting them only made dead rows and WAL).
+ */
+export const UPDATE_CHANGED = sql`on conflict (subject_kind, subject, bucket) do update set
+        checks = excluded.checks, new = excluded.new, changed = excluded.changed,
+        duplicates = excluded.duplicates, errors = excluded.errors, late_redeliveries = excluded.late_redeliveries
+      where (h.checks, h.new, h.changed, h.duplicates, h.errors, h.late_redeliveries)
+        is distinct from (excluded.checks, excluded.new, excluded.changed, excluded.duplicates, excluded.errors, excluded.late_redeliveries)`;
