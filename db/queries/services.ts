@@ -30,6 +30,11 @@ export async function listServices(db: DbOrTx): Promise<ServiceRow[]> {
   return db.select().from(services).orderBy(asc(services.id));
 }
 
+/** Every service's id and name only: what a page that names services needs, without parsing every setting of each. */
+export async function listServiceLabels(db: DbOrTx): Promise<Pick<ServiceRow, "id" | "displayName">[]> {
+  return db.select({ id: services.id, displayName: services.displayName }).from(services).orderBy(asc(services.id));
+}
+
 /**
  * Inserts or replaces a service's settings; returns the row and whether it existed. Changing the
  * ignored or included paths or the normalisations (given sorted, so order alone is no change) is a new hash version,

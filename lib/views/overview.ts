@@ -13,7 +13,7 @@ import {
   type SubjectRow,
   type SubjectRowBeside,
 } from "@/db/queries/console-stats";
-import { listServices } from "@/db/queries/services";
+import { listServiceLabels } from "@/db/queries/services";
 import type { DbOrTx } from "@/db/types";
 import { listConsumerGroups } from "@/lib/dedup/window/groups";
 import { rangeWindow, type RangeKey } from "./ranges";
@@ -70,7 +70,7 @@ export async function loadOverview(db: DbOrTx, q: OverviewQuery, now = Date.now(
     statsSeries(db, chart, w.stepSeconds),
     statsBySubjectBeside(db, at("service"), previousSince),
     statsBySubjectBeside(db, at("group"), previousSince),
-    listServices(db),
+    listServiceLabels(db),
     listConsumerGroups(db),
     topByDuplicates(db, "service", new Date(now - TOP_NOW_MINUTES * 60_000), 5),
   ]);

@@ -1,6 +1,6 @@
 import { listGroupIds } from "@/db/queries/console-groups";
 import { listMatchingKeyIds } from "@/db/queries/console-keys";
-import { listServices } from "@/db/queries/services";
+import { listServiceLabels } from "@/db/queries/services";
 import type { DbOrTx } from "@/db/types";
 import { MAX_LIST_IDS } from "@/lib/reset/constants";
 import { resetRetentionDays } from "@/lib/reset/retention-days";
@@ -10,7 +10,7 @@ import { listResets } from "@/lib/reset/progress";
 
 /** What the reset page offers: known services and groups to pick from, and the latest resets. */
 export async function loadResetPage(db: DbOrTx) {
-  const [services, groups, resets] = await Promise.all([listServices(db), listGroupIds(db), listResets(db, { limit: 30 })]);
+  const [services, groups, resets] = await Promise.all([listServiceLabels(db), listGroupIds(db), listResets(db, { limit: 30 })]);
   return { services: services.map((s) => s.id), groups, resets, retentionDays: resetRetentionDays() };
 }
 
