@@ -39,7 +39,7 @@ describe("weir CLI", () => {
   it("prints help with every command, and exits 2 on bad usage", async () => {
     const help = await weir(["--help"]);
     expect(help.code).toBe(0);
-    for (const command of ["migrate", "services", "groups", "keys", "claims", "reset", "replay-reset", "erase", "retention", "export", "cleanup", "users", "tokens", "simulate"]) expect(help.stdout).toContain(command);
+    for (const command of ["migrate", "services", "groups", "keys", "claims", "reset", "replay-reset", "erase", "retention", "export", "cleanup", "rollups", "users", "tokens", "simulate"]) expect(help.stdout).toContain(command);
     expect(help.stdout).toContain("Exit codes");
     const unknown = await weir(["frobnicate"]);
     expect(unknown.code).toBe(2);
@@ -128,6 +128,23 @@ describe("weir CLI", () => {
     expect(Number(/\((\d+) window records/.exec(run.stdout)![1])).toBeGreaterThanOrEqual(120);
     expect(await count(sql`select count(*)::int as n from window_records where consumer_group = 'cli-cleanup'`)).toBe(0);
     expect((await weir(["cleanup", "--batch-size", "0"])).code).toBe(2);
+  });
+
+  it("rebuilds the stats rollups from the minutes, each kind's totals with them", async () => {
+    // Minutes of two services 5 hours ago, and an hour rolled up before them without their counts.
+    await store.db.execute(sql`insert into stats_minute (subject_kind, subject, bucket, checks, duplicates)
+      select 'service', s, date_trunc('hour', now()) - interval '5 hours' + make_interval(mins => m), 3, 1
+      from unnest(array['cli-roll-a', 'cli-roll-b']) s, generate_series(0, 59) m`);
+    await store.db.execute(sql`insert into stats_rollup (name, rolled_until) values ('stats_hour', date_trunc('hour', now()) - interval '1 hour')
+      on conflict (name) do update set rolled_until = excluded.rolled_until`);
+    const hour = sql`date_trunc('hour', now()) - interval '5 hours'`;
+    const totals = () => count(sql`select coalesce(sum(checks), 0)::int as n from stats_hour where subject_kind = 'all-service' and bucket = ${hour}`);
+    const before = await totals();
+    const run = await weir(["rollups", "rebuild"]);
+    expect(run.code).toBe(0);
+    expect(run.stdout).toMatch(/rebuilt the stats rollups in \d+ ms: stats_day to .+, stats_hour to .+, stats_quarter to /);
+    expect(await count(sql`select sum(checks)::int as n from stats_hour where subject like 'cli-roll-%' and bucket = ${hour}`)).toBe(2 * 60 * 3);
+    expect((await totals()) - before).toBe(2 * 60 * 3);
   });
 
   it("registers a service and changes what it hashes, keeping what was not given", async () => {

@@ -11,6 +11,7 @@ import { journalCommand } from "./commands/journal";
 import { keysCommand } from "./commands/keys";
 import { migrateCommand } from "./commands/migrate";
 import { resetCommand } from "./commands/reset";
+import { rollupsCommand } from "./commands/rollups";
 import { servicesCommand } from "./commands/services";
 import { simulateCommand } from "./commands/simulate";
 import { tokensCommand } from "./commands/tokens";
@@ -29,7 +30,7 @@ unreachable, or the database not migrated (nothing was changed), 4 refused
 export function buildProgram(): Command {
   const program = new Command()
     .name("weir")
-    .description("operate weir: migrations, service and group settings, key reverts, claim releases, resets before a replay, erasures, exports, the decision journal, cleanup, users, tokens and simulated traffic")
+    .description("operate weir: migrations, service and group settings, key reverts, claim releases, resets before a replay, erasures, exports, the decision journal, cleanup, stats rollups, users, tokens and simulated traffic")
     .version(process.env.npm_package_version ?? "0.1.0")
     .option("--database-url <url>", "PostgreSQL URL (default: DATABASE_URL)")
     .option("-q, --quiet", "no progress bars")
@@ -50,6 +51,7 @@ export function buildProgram(): Command {
     exportCommand,
     journalCommand,
     cleanupCommand,
+    rollupsCommand,
     usersCommand,
     tokensCommand,
     simulateCommand,
