@@ -2,7 +2,7 @@ import { sql } from "drizzle-orm";
 import { groupByShard } from "../citus";
 import type { DbOrTx } from "../types";
 import { queryRows } from "./console-rows";
-import { ORIGIN, rollupSpan, UPDATE_CHANGED, type RollupTable } from "./stats-rollup-span";
+import { ORIGIN, rollupSpan, TOTAL_KIND_PREFIX, UPDATE_CHANGED, type RollupTable } from "./stats-rollup-span";
 
 /** The part of console-stats' Rollup this needs (named here, not imported: console-stats calls this file). */
 interface ShardedRollup {
@@ -16,7 +16,7 @@ interface ShardedRollup {
  * rollup only before the mark, so the shards done before a failure are summed again next time.
  * No lock: every step sets rows to sums and the mark only grows, so two runs at once agree.
  */
-export async function rollUpByShard(db: DbOrTx, rollup: ShardedRollup, maxHours: number, kinds: readonly string[], totalPrefix: string): Promise<Date | null> {
+export async function rollUpByShard(db: DbOrTx, rollup: ShardedRollup, maxHours: number, kinds: readonly string[]): Promise<Date | null> {
   const { step, ctes } = rollupSpan(rollup.table, rollup.stepMs, maxHours);
   const [span] = await queryRows<{ rolled_until: string | Date | null; from_at: string | Date | null; to_at: string | Date | null }>(db, sql`
     with ${ctes}
@@ -36,11 +36,11 @@ export async function rollUpByShard(db: DbOrTx, rollup: ShardedRollup, maxHours:
       group by 1, 2, 3
       ${UPDATE_CHANGED}`);
   }
-  // Each kind's sums over its subjects (console-stats' totalKind), from the rows just moved. Read,
+  // Each kind's sums over its subjects (totalKind), from the rows just moved. Read,
   // then written apart: as one INSERT ... SELECT, Citus wrote through every worker and committed
   // with two-phase commit. The rows (one per kind and bucket) all have subject '', so one shard.
   const totals = await queryRows<{ kind: string; bucket: string | Date; sums: string[] }>(db, sql`
-    select ${totalPrefix} || subject_kind as kind, bucket,
+    select ${TOTAL_KIND_PREFIX} || subject_kind as kind, bucket,
       array[sum(checks), sum(new), sum(changed), sum(duplicates), sum(errors), sum(late_redeliveries)]::text[] as sums
     from ${sql.identifier(rollup.table)} where ${inSpan} group by subject_kind, bucket`);
   if (totals.length > 0) {

@@ -5,6 +5,17 @@ export type RollupTable = "stats_day" | "stats_hour" | "stats_quarter";
 
 export const ORIGIN = sql`timestamptz '2000-01-01 00:00:00+00'`;
 
+export const TOTAL_KIND_PREFIX = "all-";
+
+/**
+ * The kind under which each rollup bucket also holds the sum over every subject of a kind (subject
+ * ''), written by the rollup beside the subjects' rows (migration 0022 summed the older buckets). A
+ * chart of all services reads one row per bucket, not one per service: at 100 services the 24 h
+ * chart's statement ran in 0.8 ms against 6.8 (EXPLAIN ANALYZE, 10 M keys). Only the rollup tables
+ * hold them; stats_minute keeps per-subject rows only.
+ */
+export const totalKind = (kind: string): string => `${TOTAL_KIND_PREFIX}${kind}`;
+
 /**
  * The CTEs `mark`, `span` and `bounds` of one rollup step, shared by rollUp and rollUpByShard:
  * `bounds` holds [from_at, to_at) to sum again (no row when the rollup is up to date) and the old

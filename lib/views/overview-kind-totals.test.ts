@@ -1,7 +1,8 @@
 import { readFileSync } from "node:fs";
 import { sql } from "drizzle-orm";
 import { beforeAll, describe, expect, it } from "vitest";
-import { QUARTERS, rolledSpans, rollUp, ROLLUPS, totalKind } from "@/db/queries/console-stats";
+import { QUARTERS, rolledSpans, rollUp, ROLLUPS } from "@/db/queries/console-stats";
+import { totalKind } from "@/db/queries/stats-rollup-span";
 import { queryRows } from "@/db/queries/console-rows";
 import { createService } from "@/test/factories";
 import { createTestDatabase, type TestDatabase } from "@/test/test-db";
