@@ -102,11 +102,14 @@ describe("overview", () => {
 
   it("lists a registered service quiet in this range with its previous period, and leaves out unknown subjects seen only before it", async () => {
     const quiet = await createService(store.db);
-    // An hour well inside the previous 24 h, long rolled up by the tests above: the same counts in every table.
-    const before = new Date(Math.floor((NOW - 30 * HOUR) / HOUR) * HOUR).toISOString();
-    for (const table of ["stats_minute", "stats_quarter", "stats_hour"]) {
+    // An hour well inside the previous 24 h, long rolled up by the tests above: the same counts in every table,
+    // its day's too (from 23:45 to midnight UTC the previous 24 h are one whole day, read from stats_day).
+    const hour = Math.floor((NOW - 30 * HOUR) / HOUR) * HOUR;
+    const day = Math.floor(hour / (24 * HOUR)) * 24 * HOUR;
+    for (const [table, at] of [["stats_minute", hour], ["stats_quarter", hour], ["stats_hour", hour], ["stats_day", day]] as const) {
+      const bucket = new Date(at).toISOString();
       await store.db.execute(sql`insert into ${sql.identifier(table)} (subject_kind, subject, bucket, checks, new, duplicates)
-        values ('service', ${quiet}, ${before}::timestamptz, 7, 4, 3), ('service', 'gone-svc', ${before}::timestamptz, 9, 9, 0)`);
+        values ('service', ${quiet}, ${bucket}::timestamptz, 7, 4, 3), ('service', 'gone-svc', ${bucket}::timestamptz, 9, 9, 0)`);
     }
     const data = await loadOverview(store.db, { range: "24h", kind: "service" }, NOW);
     expect(data.services.find((s) => s.id === quiet)).toMatchObject({ checks: 0, duplicates: 0, previous: { checks: 7, duplicates: 3 } });
