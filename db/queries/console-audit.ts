@@ -1,4 +1,5 @@
 import { sql, type SQL } from "drizzle-orm";
+import { isCitus } from "../citus";
 import type { DbOrTx } from "../types";
 import { escapeLike } from "./console-prefix";
 import { queryRows } from "./console-rows";
@@ -39,13 +40,17 @@ function where(q: AuditQuery): SQL {
   return sql.join(parts, sql` and `);
 }
 
+/** The statement of one page: a walk of audit_log_by_id, or of audit_log_by_action with an action. */
+export function listAuditStatement(q: AuditQuery, limit: number): SQL {
+  return sql`
+    select id, at, actor, actor_role, action, target, affected, reason, details
+    from audit_log where ${where(q)} order by id ${q.afterId !== undefined ? sql`asc` : sql`desc`} limit ${limit}`;
+}
+
 /** Newest first by id (insertion order), `limit` rows; paging back reads the index the other way, then turns the rows round. */
 export async function listAudit(db: DbOrTx, q: AuditQuery, limit: number): Promise<AuditRow[]> {
-  const back = q.afterId !== undefined;
-  const result = await queryRows<Record<string, unknown>>(db, sql`
-    select id, at, actor, actor_role, action, target, affected, reason, details
-    from audit_log where ${where(q)} order by id ${back ? sql`asc` : sql`desc`} limit ${limit}`);
-  if (back) result.reverse();
+  const result = await queryRows<Record<string, unknown>>(db, listAuditStatement(q, limit));
+  if (q.afterId !== undefined) result.reverse();
   return result.map((row) => ({
     id: Number(row.id),
     at: new Date(row.at as string),
@@ -66,8 +71,21 @@ export async function countAudit(db: DbOrTx, q: Omit<AuditQuery, "beforeId" | "a
   return Number(row?.n ?? 0);
 }
 
-/** The actions that occur in the log, for the filter's choices (through audit_log_by_action). */
+/**
+ * The actions that occur in the log, for the filter's choices: one probe of audit_log_by_action per
+ * action (a loose index scan), so the audit page does not read the whole log, which only grows
+ * (a plain distinct took 3.5 ms at 20,000 entries). On Citus (no recursive CTE over a distributed
+ * table): one distinct per shard, merged.
+ */
 export async function auditActions(db: DbOrTx): Promise<string[]> {
-  const result = await queryRows<{ action: string }>(db, sql`select distinct action from audit_log order by action`);
+  const citus = sql`select distinct action from audit_log order by action`;
+  const result = await queryRows<{ action: string }>(db, (await isCitus(db)) ? citus : sql`
+    with recursive a as (
+      (select action from audit_log order by action limit 1)
+      union all
+      select (select l.action from audit_log l where l.action > a.action order by l.action limit 1)
+      from a where a.action is not null
+    )
+    select action from a where action is not null order by action`);
   return result.map((row) => row.action);
 }

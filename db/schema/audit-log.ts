@@ -22,7 +22,11 @@ export const auditLog = pgTable(
   },
   (t) => [
     primaryKey({ name: "audit_log_pkey", columns: [t.shardKey, t.id] }),
+    // The audit page lists newest first by id (its keyset), with or without an action: these keep
+    // it a walk of one index, not a sort of the whole log (migration 0023). The key above leads
+    // with shard_key, so it cannot.
+    index("audit_log_by_id").on(t.id),
     index("audit_log_by_at").on(t.at.desc()),
-    index("audit_log_by_action").on(t.action, t.at.desc()),
+    index("audit_log_by_action").on(t.action, t.id),
   ],
 );
