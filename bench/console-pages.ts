@@ -1,8 +1,8 @@
 /**
  * Server time of every console page at scale: loads N last-seen keys (plus kept
  * payload versions, claims, idempotency keys in every state, audit rows, a week of
- * stats) into a database of its own, starts weir's production server on it (from a
- * private copy of the `npm run build` output), signs in as an admin and times each page's full HTML
+ * stats and two days of the decision journal at N / 500 answers an hour) into a
+ * database of its own, starts weir's production server on it (from a private copy of the `npm run build` output), signs in as an admin and times each page's full HTML
  * response over loopback: median and p95 of --requests requests after a warm-up pass over every page and WARM_UPS warm-ups each,
  * next to the 50 ms target and the same server's /api/health in the same run, and the server's CPU per request.
  * Run: npx tsx bench/console-pages.ts [--keys N (default 200,000)] [--requests 20]. WEIR_BENCH_KEEP_DB=1 keeps
@@ -17,7 +17,7 @@ import http from "node:http";
 import path from "node:path";
 import { gunzipSync } from "node:zlib";
 import { hasFlag, numberFlag, runMain } from "./lib/cli";
-import { consoleShape, seedConsole, svc } from "./lib/console-pages-seed";
+import { consoleShape, seedConsole, seedJournal, svc } from "./lib/console-pages-seed";
 import { createBenchDatabase, type BenchDatabase } from "./lib/db";
 import { measureHashIndexCost } from "./lib/hash-index-cost";
 import { reuseBenchDatabase } from "./lib/reuse-db";
@@ -119,6 +119,9 @@ async function main(): Promise<void> {
     else {
       const { rows } = await db.pool.query<{ n: number }>("select count(*)::int as n from services where id like 'svc-%'");
       if (rows[0]!.n !== shape.services) throw new Error(`--reuse-database: ${db.name} has ${rows[0]!.n} services, --keys ${KEYS} means ${shape.services}`);
+      // A database kept before the journal was seeded gets it now.
+      const { rows: journaled } = await db.pool.query<{ n: number }>("select count(*)::int as n from (select 1 from journal limit 1) j");
+      if (journaled[0]!.n === 0) await seedJournal(db.pool, shape);
       console.log(`  reusing ${db.name} as seeded before`);
     }
     const profiling = hasFlag("profile");
@@ -143,6 +146,11 @@ async function main(): Promise<void> {
       );
       const { rows: stored } = await db.pool.query<{ h: string }>(`select encode(hash, 'hex') as h from last_seen where service_id = $1 limit 50`, [busy(3)]);
       const keyId = (i: number) => `order-${(i * 104729) % shape.perService}`;
+      // Journal ranges as the console's links give them (whole UTC minutes): a chart's quarter hours within the seeded journal, and the last 24 h.
+      const minute = (ms: number) => new Date(ms).toISOString().slice(0, 16);
+      const quarterStart = (i: number) => Math.floor(Date.now() / 900_000) * 900_000 - (1 + (i % 40)) * 900_000;
+      const quarter = (i: number) => `from=${minute(quarterStart(i))}&to=${minute(quarterStart(i) + 900_000)}`;
+      const lastDay = `from=${minute(Math.floor(Date.now() / 60_000) * 60_000 - 86_400_000)}&to=${minute(Math.ceil(Date.now() / 60_000) * 60_000)}`;
       const pages: Page[] = [
         { name: "overview (24 h)", path: () => "/" },
         { name: "overview (7 d, groups)", path: () => "/?range=7d&kind=group" },
@@ -172,6 +180,19 @@ async function main(): Promise<void> {
         { name: "find, hash stored nowhere", path: (i) => `/find?q=${String(i % 10).repeat(64)}` },
         { name: "tokens", path: () => "/tokens" },
         { name: "resets", path: () => "/reset" },
+        { name: "users", path: () => "/users" },
+        { name: "account", path: () => "/account" },
+        { name: "service settings", path: (i) => `/services/${busy(i)}/settings` },
+        { name: "explain, a stored key", path: (i) => `/explain?service=${busy(i)}&message=${keyId(i)}` },
+        { name: "erase", path: () => "/erase" },
+        { name: "reports, weekly", path: () => "/reports" },
+        { name: "reports, monthly, groups", path: () => "/reports?period=month&kind=group" },
+        { name: "decisions, a quarter hour's duplicates", path: (i) => `/decisions?kind=service&subject=${busy(i)}&${quarter(i)}` },
+        { name: "decisions, a quarter hour, every key", path: (i) => `/decisions?kind=service&subject=${busy(i)}&${quarter(i)}&show=all` },
+        { name: "sources, 24 h, every service", path: () => "/sources" },
+        { name: "sources, 24 h, one service", path: (i) => `/sources?subject=${busy(i)}` },
+        { name: "incidents, last hour, every subject", path: () => "/incidents" },
+        { name: "incidents, 24 h, one service", path: (i) => `/incidents?kind=service&subject=${busy(i)}&${lastDay}` },
       ];
       const health = { name: "/api/health (baseline)", path: () => "/api/health" };
       const timings = new Map<string, number[]>();

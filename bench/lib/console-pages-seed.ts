@@ -1,3 +1,6 @@
+import { drizzle } from "drizzle-orm/node-postgres";
+import type pg from "pg";
+import { createJournalPartitions, dayStart } from "@/db/queries/journal-partitions";
 import { withIndexesDropped, type BenchDatabase } from "./db";
 import { insertSpreadKeys, rollUpAllHours } from "./console-seed";
 
@@ -10,7 +13,12 @@ export interface ConsoleShape {
   scopes: number;
   keysPerScope: number;
   statsDays: number;
+  /** Journal entries per hour over the last JOURNAL_HOURS (see seedJournal). */
+  journalPerHour: number;
 }
+
+/** The journal's seeded span: the 24 h the Sources page reads and the 24 h it compares them with. */
+export const JOURNAL_HOURS = 48;
 
 export function consoleShape(keys: number): ConsoleShape {
   const services = Math.min(100, Math.max(5, Math.round(keys / 100_000)));
@@ -25,6 +33,9 @@ export function consoleShape(keys: number): ConsoleShape {
     scopes,
     keysPerScope: Math.max(1000, Math.floor(keys / 100 / scopes)),
     statsDays: 7,
+    // A store of N keys whose keys arrived over 30 days takes N / 720 new keys an hour; with the
+    // changes and duplicates of the journal's mix (60 % new) that is about N / 500 answers an hour.
+    journalPerHour: Math.max(1000, Math.floor(keys / 500)),
   };
 }
 
@@ -120,11 +131,52 @@ export async function seedConsole(db: BenchDatabase, shape: ConsoleShape): Promi
       .then(() => undefined),
   );
   await rollUpAllHours(db, 20);
+  await seedJournal(pool, shape);
   await pool.query("vacuum analyze");
   const { rows } = await pool.query<{ line: string }>(
     `select format('%s keys, %s payload versions, %s claims, %s idempotency keys, %s stats minutes',
        (select count(*) from last_seen), (select count(*) from payload_versions), (select count(*) from window_records),
-       (select count(*) from idempotency_keys), (select count(*) from stats_minute)) as line`,
+       (select count(*) from idempotency_keys), (select count(*) from stats_minute)) || format(', %s journal entries', (select count(*) from journal)) as line`,
   );
   return rows[0]!.line;
+}
+
+/** Library-mode and token callers the journal's entries name; null is a caller that gave no name. */
+const JOURNAL_CALLERS = ["orders-worker", "billing-consumer", "replay-job", "search-indexer", "mailer"];
+
+/**
+ * The decision journal over the last JOURNAL_HOURS at shape.journalPerHour, evenly spread over
+ * time and (by a hash of the entry's number) over the subjects: 16 in 20 answers to the services
+ * (60 % new, 10 % changed, 30 % duplicates of keys they hold), 3 in 20 claims of the groups, 1 in 20
+ * idempotency begins; five callers and some with none. Written with the indexes in place: a
+ * partitioned index cannot be dropped and rebuilt as one (withIndexesDropped).
+ */
+export async function seedJournal(pool: pg.Pool, shape: ConsoleShape): Promise<void> {
+  const now = Date.now();
+  const entries = shape.journalPerHour * JOURNAL_HOURS;
+  const days = new Set<number>();
+  for (let t = dayStart(now - JOURNAL_HOURS * 3_600_000); t <= now + 86_400_000; t += 86_400_000) days.add(t);
+  // weir's own partitioning (names, bounds, replica identity), over the seeding pool.
+  await createJournalPartitions(drizzle(pool), [...days]);
+  await pool.query(
+    `insert into journal (at, mode, subject, key, decision, version, matched_at, hash_version, caller, request_id)
+     select at, mode, subject, key,
+       case mode when 'last_seen' then (array['new','new','new','new','new','new','changed','duplicate','duplicate','duplicate'])[1 + i % 10]
+                 when 'window' then (array['new','new','duplicate','late'])[1 + i % 4]
+                 else (array['started','started','completed','in_progress'])[1 + i % 4] end,
+       case when mode = 'window' then null else 1 + i % 3 end,
+       at - make_interval(secs => (i % 3600)), case when mode = 'last_seen' then 1 end,
+       case when i % 9 = 0 then null else ($4::text[])[1 + (i / 7) % array_length($4::text[], 1)] end,
+       'req-' || i
+     from generate_series(0, $1::int - 1) i,
+       lateral (select now() - make_interval(secs => i::float8 * $2 / $1) as at,
+         case when i % 20 < 16 then 'last_seen' when i % 20 < 19 then 'window' else 'idempotency' end as mode) m,
+       lateral (select (hashint4(i) & 2147483647) as h) x,
+       lateral (select case mode when 'last_seen' then 'svc-' || lpad((h % $3)::text, 3, '0')
+                                 when 'window' then 'group-' || (h % $5) else 'scope-' || (h % $6) end as subject,
+                       case mode when 'last_seen' then 'order-' || ((i::bigint * 104729) % $7)
+                                 when 'window' then 'msg-' || ((i::bigint * 7919) % $8) else 'req-' || ((i::bigint * 13) % $9) end as key) s`,
+    [entries, JOURNAL_HOURS * 3600, shape.services, JOURNAL_CALLERS, shape.groups, shape.scopes, shape.perService, shape.claimsPerGroup, shape.keysPerScope],
+  );
+  await pool.query("analyze journal");
 }
