@@ -17,7 +17,7 @@ import http from "node:http";
 import path from "node:path";
 import { gunzipSync } from "node:zlib";
 import { hasFlag, numberFlag, runMain } from "./lib/cli";
-import { consoleShape, seedConsole, seedJournal, svc } from "./lib/console-pages-seed";
+import { consoleShape, seedConsole, seedJournal, seedReset, svc } from "./lib/console-pages-seed";
 import { createBenchDatabase, type BenchDatabase } from "./lib/db";
 import { measureHashIndexCost } from "./lib/hash-index-cost";
 import { reuseBenchDatabase } from "./lib/reuse-db";
@@ -122,6 +122,8 @@ async function main(): Promise<void> {
       // A database kept before the journal was seeded gets it now.
       const { rows: journaled } = await db.pool.query<{ n: number }>("select count(*)::int as n from (select 1 from journal limit 1) j");
       if (journaled[0]!.n === 0) await seedJournal(db.pool, shape);
+      const { rows: resets } = await db.pool.query<{ n: number }>("select count(*)::int as n from reset_batches");
+      if (resets[0]!.n === 0) await seedReset(db.pool);
       console.log(`  reusing ${db.name} as seeded before`);
     }
     const profiling = hasFlag("profile");
@@ -146,6 +148,7 @@ async function main(): Promise<void> {
       );
       const { rows: stored } = await db.pool.query<{ h: string }>(`select encode(hash, 'hex') as h from last_seen where service_id = $1 limit 50`, [busy(3)]);
       const keyId = (i: number) => `order-${(i * 104729) % shape.perService}`;
+      const { rows: reset } = await db.pool.query<{ id: string }>("select max(id)::text as id from reset_batches");
       // Journal ranges as the console's links give them (whole UTC minutes): a chart's quarter hours within the seeded journal, and the last 24 h.
       const minute = (ms: number) => new Date(ms).toISOString().slice(0, 16);
       const quarterStart = (i: number) => Math.floor(Date.now() / 900_000) * 900_000 - (1 + (i % 40)) * 900_000;
@@ -180,6 +183,7 @@ async function main(): Promise<void> {
         { name: "find, hash stored nowhere", path: (i) => `/find?q=${String(i % 10).repeat(64)}` },
         { name: "tokens", path: () => "/tokens" },
         { name: "resets", path: () => "/reset" },
+        { name: "reset, its undo", path: () => `/reset/${reset[0]!.id}` },
         { name: "users", path: () => "/users" },
         { name: "account", path: () => "/account" },
         { name: "service settings", path: (i) => `/services/${busy(i)}/settings` },

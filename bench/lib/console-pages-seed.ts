@@ -1,6 +1,8 @@
 import { drizzle } from "drizzle-orm/node-postgres";
 import type pg from "pg";
 import { createJournalPartitions, dayStart } from "@/db/queries/journal-partitions";
+import { runReset } from "@/lib/reset/run-reset";
+import { startReset } from "@/lib/reset/start-reset";
 import { withIndexesDropped, type BenchDatabase } from "./db";
 import { insertSpreadKeys, rollUpAllHours } from "./console-seed";
 
@@ -132,6 +134,7 @@ export async function seedConsole(db: BenchDatabase, shape: ConsoleShape): Promi
   );
   await rollUpAllHours(db, 20);
   await seedJournal(pool, shape);
+  await seedReset(pool);
   await pool.query("vacuum analyze");
   const { rows } = await pool.query<{ line: string }>(
     `select format('%s keys, %s payload versions, %s claims, %s idempotency keys, %s stats minutes',
@@ -179,4 +182,20 @@ export async function seedJournal(pool: pg.Pool, shape: ConsoleShape): Promise<v
     [entries, JOURNAL_HOURS * 3600, shape.services, JOURNAL_CALLERS, shape.groups, shape.scopes, shape.perService, shape.claimsPerGroup, shape.keysPerScope],
   );
   await pool.query("analyze journal");
+}
+
+/** The service the seeded reset took keys from (one the key browser also reads: 1 % of its keys go). */
+const RESET_SERVICE = svc(90);
+
+/**
+ * One finished reset, through weir's own verbs: the keys of RESET_SERVICE starting `order-99`
+ * (1,111 at 100,000 keys a service), so that the reset page has rows it can undo. Answers its id.
+ */
+export async function seedReset(pool: pg.Pool): Promise<number> {
+  const db = drizzle(pool);
+  const operator = { id: "bench-admin@example.com", role: "admin" as const };
+  const selection = { kind: "last_seen" as const, subject: RESET_SERVICE, mode: "filter" as const, prefix: "order-99" };
+  const started = await startReset({ db, actor: operator, input: { selection, reason: "bench: a replay of order-99*", confirmation: RESET_SERVICE } });
+  await runReset(db, started.id);
+  return started.id;
 }
