@@ -1,6 +1,7 @@
 import { drizzle } from "drizzle-orm/node-postgres";
 import type pg from "pg";
 import { createJournalPartitions, dayStart } from "@/db/queries/journal-partitions";
+import * as schema from "@/db/schema";
 import { runReset } from "@/lib/reset/run-reset";
 import { startReset } from "@/lib/reset/start-reset";
 import { withIndexesDropped, type BenchDatabase } from "./db";
@@ -160,7 +161,7 @@ export async function seedJournal(pool: pg.Pool, shape: ConsoleShape): Promise<v
   const days = new Set<number>();
   for (let t = dayStart(now - JOURNAL_HOURS * 3_600_000); t <= now + 86_400_000; t += 86_400_000) days.add(t);
   // weir's own partitioning (names, bounds, replica identity), over the seeding pool.
-  await createJournalPartitions(drizzle(pool), [...days]);
+  await createJournalPartitions(drizzle(pool, { schema }), [...days]);
   await pool.query(
     `insert into journal (at, mode, subject, key, decision, version, matched_at, hash_version, caller, request_id)
      select at, mode, subject, key,
@@ -192,7 +193,7 @@ const RESET_SERVICE = svc(90);
  * (1,111 at 100,000 keys a service), so that the reset page has rows it can undo. Answers its id.
  */
 export async function seedReset(pool: pg.Pool): Promise<number> {
-  const db = drizzle(pool);
+  const db = drizzle(pool, { schema });
   const operator = { id: "bench-admin@example.com", role: "admin" as const };
   const selection = { kind: "last_seen" as const, subject: RESET_SERVICE, mode: "filter" as const, prefix: "order-99" };
   const started = await startReset({ db, actor: operator, input: { selection, reason: "bench: a replay of order-99*", confirmation: RESET_SERVICE } });
