@@ -70,7 +70,7 @@ export interface RangeQuery {
   key?: string;
 }
 
-function rangeWhere(q: RangeQuery): SQL {
+export function rangeWhere(q: RangeQuery): SQL {
   const parts = [sql`at >= ${fromUs(q.fromUs)}`, sql`at < ${fromUs(q.toUs)}`];
   if (q.mode) parts.push(sql`mode = ${q.mode}`);
   if (q.subject !== undefined) parts.push(sql`subject = ${q.subject}`);
@@ -139,16 +139,22 @@ export interface CallerCount {
   duplicates: number;
 }
 
+/** The answers that turned a repeat away, in any mode (what the callers' duplicates count). */
+export const DUPLICATE_ANSWERS = sql`decision in ('duplicate', 'in_progress', 'completed')`;
+
 /** Entries per caller in a range: who sends the most (duplicates counted apart). */
 export async function topCallers(db: DbOrTx, q: RangeQuery & { limit: number }): Promise<CallerCount[]> {
   const rows = await queryRows<Record<string, unknown>>(
     db,
-    sql`select caller, count(*)::int8 as count, count(*) filter (where decision in ('duplicate', 'in_progress', 'completed'))::int8 as duplicates
+    sql`select caller, count(*)::int8 as count, count(*) filter (where ${DUPLICATE_ANSWERS})::int8 as duplicates
         from journal where ${rangeWhere(q)}
         group by caller order by duplicates desc, count desc limit ${q.limit}`,
   );
-  return rows.map((row) => ({ caller: (row.caller as string | null) ?? null, count: Number(row.count), duplicates: Number(row.duplicates) }));
+  return toCallerCounts(rows);
 }
+
+export const toCallerCounts = (rows: Record<string, unknown>[]): CallerCount[] =>
+  rows.map((row) => ({ caller: (row.caller as string | null) ?? null, count: Number(row.count), duplicates: Number(row.duplicates) }));
 
 export interface DecisionCount {
   mode: JournalMode;

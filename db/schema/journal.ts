@@ -1,5 +1,5 @@
 import { sql } from "drizzle-orm";
-import { bigint, check, pgTable, primaryKey, text, timestamp } from "drizzle-orm/pg-core";
+import { bigint, check, index, pgTable, primaryKey, text, timestamp } from "drizzle-orm/pg-core";
 
 /**
  * The decision journal's per-subject switch: `all` keeps every answer, `changes_and_duplicates`
@@ -32,4 +32,28 @@ export const journalGaps = pgTable(
     dropped: bigint("dropped", { mode: "number" }).notNull().default(0),
   },
   (t) => [primaryKey({ name: "journal_gaps_pkey", columns: [t.subjectKind, t.subject, t.minute] })],
+);
+
+/**
+ * The journal's answers per subject, caller and UTC quarter hour, and how many of them were
+ * duplicates: what the Sources page sums for the whole quarters of its periods
+ * (db/queries/journal-callers.ts), rolled up from the journal every few minutes. Without it, the
+ * sources of every service over 24 hours counted every entry of two days. A caller that gave no
+ * name is ''; subject '' holds a mode's sums over all its subjects. Kept as long as the journal.
+ */
+export const journalCallersQuarter = pgTable(
+  "journal_callers_quarter",
+  {
+    mode: text("mode").notNull(),
+    subject: text("subject").notNull(),
+    bucket: timestamp("bucket", { withTimezone: true }).notNull(),
+    caller: text("caller").notNull(),
+    answers: bigint("answers", { mode: "number" }).notNull(),
+    duplicates: bigint("duplicates", { mode: "number" }).notNull(),
+  },
+  (t) => [
+    primaryKey({ name: "journal_callers_quarter_pkey", columns: [t.mode, t.subject, t.bucket, t.caller] }),
+    // Every mode's sums over a range of quarters (subject '': the incident view of every subject).
+    index("journal_callers_quarter_by_subject_bucket").on(t.subject, t.bucket),
+  ],
 );

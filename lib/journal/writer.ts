@@ -1,5 +1,6 @@
 import { appendJournal, recordJournalGaps } from "@/db/queries/journal-append";
-import { createJournalPartitions, dayStart, dropJournalPartitionsBefore } from "@/db/queries/journal-partitions";
+import { dropJournalCallersBefore, rollUpJournalCallers } from "@/db/queries/journal-callers";
+import { createJournalPartitions, dayStart, dropJournalPartitionsBefore, listJournalPartitions } from "@/db/queries/journal-partitions";
 import type { DbOrTx } from "@/db/types";
 import { JournalBuffer } from "./buffer";
 import { KIND_OF, keptAt, type JournalEntry } from "./entry";
@@ -127,7 +128,11 @@ export class JournalWriter {
     for (const day of days) this.knownDays.add(day);
   }
 
-  /** Drops the partitions past retention and makes today's and tomorrow's ahead of their first entry. */
+  /**
+   * Drops the partitions past retention and makes today's and tomorrow's ahead of their first entry;
+   * then sums the closed quarter hours into the callers' counts (journal_callers_quarter), kept as
+   * long as the partitions they were summed from.
+   */
   async maintain(db: DbOrTx, now = Date.now()): Promise<string[]> {
     this.maintainedAt = now;
     const today = dayStart(now);
@@ -135,6 +140,9 @@ export class JournalWriter {
     const dropped = await dropJournalPartitionsBefore(db, now - this.options.retentionMs);
     for (const name of dropped) console.log(`[weir] journal: dropped ${name} (past WEIR_JOURNAL_RETENTION)`);
     this.knownDays = new Set([...this.knownDays].filter((day) => day + DAY_MS > now - this.options.retentionMs));
+    const oldest = Math.min(today, ...(await listJournalPartitions(db)).map((p) => p.day));
+    await dropJournalCallersBefore(db, oldest);
+    await rollUpJournalCallers(db, oldest);
     return dropped;
   }
 

@@ -1,4 +1,5 @@
-import { decisionCounts, topCallers, topKeys, type DecisionCount } from "@/db/queries/journal";
+import { decisionCounts, topKeys, type DecisionCount } from "@/db/queries/journal";
+import { callerCounts } from "@/db/queries/journal-callers";
 import type { DbOrTx } from "@/db/types";
 import { journalConfigFromEnv } from "@/lib/journal/config";
 import type { SearchParams } from "@/lib/validation/console-common";
@@ -49,7 +50,7 @@ export async function loadIncident(db: DbOrTx, q: IncidentQuery, now = Date.now(
   const [counts, keys, callers, gaps] = await Promise.all([
     decisionCounts(db, range),
     topKeys(db, { ...range, limit: INCIDENT_TOP }),
-    topCallers(db, { ...range, limit: INCIDENT_TOP }),
+    callerCounts(db, { ...range, limit: INCIDENT_TOP }),
     loadGaps(db, { fromUs: range.fromUs, toUs: range.toUs, kind: q.kind, subject: range.subject }),
   ]);
   const config = journalConfigFromEnv();

@@ -1,4 +1,5 @@
-import { topCallers, type CallerCount } from "@/db/queries/journal";
+import type { CallerCount } from "@/db/queries/journal";
+import { callerCounts } from "@/db/queries/journal-callers";
 import type { DbOrTx } from "@/db/types";
 import { journalConfigFromEnv } from "@/lib/journal/config";
 import { SOURCE_PERIODS, type SourcesQuery } from "@/lib/validation/console-journal";
@@ -45,8 +46,8 @@ export async function loadSources(db: DbOrTx, q: SourcesQuery, now = Date.now())
   const from = to - length;
   const base = { mode: MODE_OF_KIND[q.kind], subject: q.subject, limit: CALLERS_READ };
   const [current, previous, gaps] = await Promise.all([
-    topCallers(db, { ...base, fromUs: from * 1000, toUs: to * 1000 }),
-    topCallers(db, { ...base, fromUs: (from - length) * 1000, toUs: from * 1000 }),
+    callerCounts(db, { ...base, fromUs: from * 1000, toUs: to * 1000 }),
+    callerCounts(db, { ...base, fromUs: (from - length) * 1000, toUs: from * 1000 }),
     loadGaps(db, { fromUs: (from - length) * 1000, toUs: to * 1000, kind: q.kind, subject: q.subject }),
   ]);
   const before = new Map(previous.map((c) => [keyOf(c.caller), c]));
