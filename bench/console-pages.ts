@@ -17,7 +17,7 @@ import http from "node:http";
 import path from "node:path";
 import { gunzipSync } from "node:zlib";
 import { hasFlag, numberFlag, runMain } from "./lib/cli";
-import { catchUpJournalCallers, consoleShape, seedConsole, seedJournal, seedReset, svc } from "./lib/console-pages-seed";
+import { catchUpJournalAnswers, consoleShape, seedConsole, seedJournal, seedReset, svc } from "./lib/console-pages-seed";
 import { createBenchDatabase, type BenchDatabase } from "./lib/db";
 import { measureHashIndexCost } from "./lib/hash-index-cost";
 import { reuseBenchDatabase } from "./lib/reuse-db";
@@ -122,7 +122,7 @@ async function main(): Promise<void> {
       // A database kept before the journal was seeded gets it now.
       const { rows: journaled } = await db.pool.query<{ n: number }>("select count(*)::int as n from (select 1 from journal limit 1) j");
       if (journaled[0]!.n === 0) await seedJournal(db.pool, shape);
-      else await catchUpJournalCallers(db.pool);
+      else await catchUpJournalAnswers(db.pool);
       const { rows: resets } = await db.pool.query<{ n: number }>("select count(*)::int as n from reset_batches");
       if (resets[0]!.n === 0) await seedReset(db.pool);
       console.log(`  reusing ${db.name} as seeded before`);

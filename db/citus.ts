@@ -40,8 +40,8 @@ export const DISTRIBUTED_TABLES: readonly { table: string; column: string }[] = 
   { table: "journal", column: "key" },
   // Dropped-entry counts go by subject, like the stats: a subject's gaps read one shard.
   { table: "journal_gaps", column: "subject" },
-  // The journal's answers per subject, caller and quarter hour: a subject's on one shard, like its stats.
-  { table: "journal_callers_quarter", column: "subject" },
+  // The journal's answers counted per subject, caller, decision and quarter hour: a subject's on one shard, like its stats.
+  { table: "journal_answers_quarter", column: "subject" },
   // Once reference tables (every write a two-phase commit on every node), now each row on one shard:
   // a revert's audit row commits beside the key it reverted (shard_key, see shardPeer), and a rate
   // limit's counter (one per revert by a token) is one routed upsert. Console pages read every shard.

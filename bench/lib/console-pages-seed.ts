@@ -1,6 +1,6 @@
 import { drizzle } from "drizzle-orm/node-postgres";
 import type pg from "pg";
-import { rollUpJournalCallers } from "@/db/queries/journal-callers";
+import { rollUpJournalAnswers } from "@/db/queries/journal-answers";
 import { createJournalPartitions, dayStart } from "@/db/queries/journal-partitions";
 import * as schema from "@/db/schema";
 import { runReset } from "@/lib/reset/run-reset";
@@ -184,14 +184,14 @@ export async function seedJournal(pool: pg.Pool, shape: ConsoleShape): Promise<v
     [entries, JOURNAL_HOURS * 3600, shape.services, JOURNAL_CALLERS, shape.groups, shape.scopes, shape.perService, shape.claimsPerGroup, shape.keysPerScope],
   );
   await pool.query("analyze journal");
-  await catchUpJournalCallers(pool);
+  await catchUpJournalAnswers(pool);
 }
 
-/** weir's own rollup of the journal's callers per quarter hour, caught up as a running node's upkeep (every 10 minutes) keeps it. */
-export async function catchUpJournalCallers(pool: pg.Pool): Promise<void> {
+/** weir's own rollup of the journal's answers per quarter hour, caught up as a running node's upkeep (every 10 minutes) keeps it. */
+export async function catchUpJournalAnswers(pool: pg.Pool): Promise<void> {
   const db = drizzle(pool, { schema });
   for (let before: number | undefined, i = 0; i < 10; i++) {
-    const until = (await rollUpJournalCallers(db, dayStart(Date.now() - JOURNAL_HOURS * 3_600_000)))?.getTime();
+    const until = (await rollUpJournalAnswers(db, dayStart(Date.now() - JOURNAL_HOURS * 3_600_000)))?.getTime();
     if (until === before) break;
     before = until;
   }

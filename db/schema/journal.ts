@@ -35,25 +35,25 @@ export const journalGaps = pgTable(
 );
 
 /**
- * The journal's answers per subject, caller and UTC quarter hour, and how many of them were
- * duplicates: what the Sources page sums for the whole quarters of its periods
- * (db/queries/journal-callers.ts), rolled up from the journal every few minutes. Without it, the
- * sources of every service over 24 hours counted every entry of two days. A caller that gave no
- * name is ''; subject '' holds a mode's sums over all its subjects. Kept as long as the journal.
+ * The journal's answers counted per subject, caller, decision and UTC quarter hour: what the Sources
+ * page and the incident view sum for the whole quarters of a range (db/queries/journal-answers.ts),
+ * rolled up from the journal every few minutes. Without it, the sources of every service over 24
+ * hours counted every entry of two days. A caller that gave no name is ''; subject '' holds a
+ * mode's sums over all its subjects. Kept as long as the journal.
  */
-export const journalCallersQuarter = pgTable(
-  "journal_callers_quarter",
+export const journalAnswersQuarter = pgTable(
+  "journal_answers_quarter",
   {
     mode: text("mode").notNull(),
     subject: text("subject").notNull(),
     bucket: timestamp("bucket", { withTimezone: true }).notNull(),
     caller: text("caller").notNull(),
+    decision: text("decision").notNull(),
     answers: bigint("answers", { mode: "number" }).notNull(),
-    duplicates: bigint("duplicates", { mode: "number" }).notNull(),
   },
   (t) => [
-    primaryKey({ name: "journal_callers_quarter_pkey", columns: [t.mode, t.subject, t.bucket, t.caller] }),
+    primaryKey({ name: "journal_answers_quarter_pkey", columns: [t.mode, t.subject, t.bucket, t.caller, t.decision] }),
     // Every mode's sums over a range of quarters (subject '': the incident view of every subject).
-    index("journal_callers_quarter_by_subject_bucket").on(t.subject, t.bucket),
+    index("journal_answers_quarter_by_subject_bucket").on(t.subject, t.bucket),
   ],
 );

@@ -1,5 +1,5 @@
 import { appendJournal, recordJournalGaps } from "@/db/queries/journal-append";
-import { dropJournalCallersBefore, rollUpJournalCallers } from "@/db/queries/journal-callers";
+import { dropJournalAnswersBefore, rollUpJournalAnswers } from "@/db/queries/journal-answers";
 import { createJournalPartitions, dayStart, dropJournalPartitionsBefore, listJournalPartitions } from "@/db/queries/journal-partitions";
 import type { DbOrTx } from "@/db/types";
 import { JournalBuffer } from "./buffer";
@@ -130,8 +130,8 @@ export class JournalWriter {
 
   /**
    * Drops the partitions past retention and makes today's and tomorrow's ahead of their first entry;
-   * then sums the closed quarter hours into the callers' counts (journal_callers_quarter), kept as
-   * long as the partitions they were summed from.
+   * then counts the closed quarter hours' answers (journal_answers_quarter), kept as long as the
+   * partitions they were counted from.
    */
   async maintain(db: DbOrTx, now = Date.now()): Promise<string[]> {
     this.maintainedAt = now;
@@ -141,8 +141,8 @@ export class JournalWriter {
     for (const name of dropped) console.log(`[weir] journal: dropped ${name} (past WEIR_JOURNAL_RETENTION)`);
     this.knownDays = new Set([...this.knownDays].filter((day) => day + DAY_MS > now - this.options.retentionMs));
     const oldest = Math.min(today, ...(await listJournalPartitions(db)).map((p) => p.day));
-    await dropJournalCallersBefore(db, oldest);
-    await rollUpJournalCallers(db, oldest);
+    await dropJournalAnswersBefore(db, oldest);
+    await rollUpJournalAnswers(db, oldest);
     return dropped;
   }
 

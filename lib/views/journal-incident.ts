@@ -1,5 +1,5 @@
-import { decisionCounts, topKeys, type DecisionCount } from "@/db/queries/journal";
-import { callerCounts } from "@/db/queries/journal-callers";
+import { topKeys, type DecisionCount } from "@/db/queries/journal";
+import { answerCounts, callerCounts } from "@/db/queries/journal-answers";
 import type { DbOrTx } from "@/db/types";
 import { journalConfigFromEnv } from "@/lib/journal/config";
 import type { SearchParams } from "@/lib/validation/console-common";
@@ -48,7 +48,7 @@ export async function loadIncident(db: DbOrTx, q: IncidentQuery, now = Date.now(
     subject: q.kind ? q.subject : undefined,
   };
   const [counts, keys, callers, gaps] = await Promise.all([
-    decisionCounts(db, range),
+    answerCounts(db, range),
     topKeys(db, { ...range, limit: INCIDENT_TOP }),
     callerCounts(db, { ...range, limit: INCIDENT_TOP }),
     loadGaps(db, { fromUs: range.fromUs, toUs: range.toUs, kind: q.kind, subject: range.subject }),

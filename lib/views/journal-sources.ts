@@ -1,5 +1,5 @@
 import type { CallerCount } from "@/db/queries/journal";
-import { callerCounts } from "@/db/queries/journal-callers";
+import { callerCounts } from "@/db/queries/journal-answers";
 import type { DbOrTx } from "@/db/types";
 import { journalConfigFromEnv } from "@/lib/journal/config";
 import { SOURCE_PERIODS, type SourcesQuery } from "@/lib/validation/console-journal";

@@ -5,9 +5,9 @@ import type { JournalEntry } from "@/lib/journal/entry";
 import { JournalWriter } from "@/lib/journal/writer";
 import { createService } from "@/test/factories";
 import { createTestDatabase, type TestDatabase } from "@/test/test-db";
-import type { CallerCount, RangeQuery } from "./journal";
-import { topCallers } from "./journal";
-import { callerCounts, dropJournalCallersBefore, rollUpJournalCallers } from "./journal-callers";
+import type { CallerCount, DecisionCount, RangeQuery } from "./journal";
+import { decisionCounts, topCallers } from "./journal";
+import { answerCounts, callerCounts, dropJournalAnswersBefore, rollUpJournalAnswers } from "./journal-answers";
 
 let store: TestDatabase;
 let writer: JournalWriter;
@@ -49,6 +49,12 @@ beforeAll(async () => {
 });
 
 const byCaller = (counts: CallerCount[]) => [...counts].sort((a, b) => String(a.caller).localeCompare(String(b.caller)));
+const byDecision = (counts: DecisionCount[]) => [...counts].sort((a, b) => `${a.mode} ${a.decision}`.localeCompare(`${b.mode} ${b.decision}`));
+/** What the rollup answers for a range, and what the journal alone answers. */
+const both = async (q: RangeQuery & { limit: number }) => ({
+  rolled: { callers: byCaller(await callerCounts(store.db, q)), decisions: byDecision(await answerCounts(store.db, q)) },
+  journal: { callers: byCaller(await topCallers(store.db, q)), decisions: byDecision(await decisionCounts(store.db, q)) },
+});
 const range = (fromMinutesAgo: number, toMinutesAgo: number, subject?: string): RangeQuery & { limit: number } => ({
   fromUs: (NOW - fromMinutesAgo * MIN) * 1000,
   toUs: (NOW - toMinutesAgo * MIN) * 1000,
@@ -58,29 +64,32 @@ const range = (fromMinutesAgo: number, toMinutesAgo: number, subject?: string): 
 });
 const RANGES = [range(24 * 60, 0), range(24 * 60 + 13, 37), range(29 * 60, 60), range(24 * 60, 0, services[0]), range(60, 0), range(200, 150)];
 
-describe("callers' counts per quarter hour (journal_callers_quarter)", () => {
+describe("the journal's answers per quarter hour (journal_answers_quarter)", () => {
   it("are summed up to the last closed quarter, and count what the journal counts for any range", async () => {
-    const [mark] = (await store.db.execute(sql`select rolled_until from stats_rollup where name = 'journal_callers_quarter'`)).rows as { rolled_until: string }[];
+    const [mark] = (await store.db.execute(sql`select rolled_until from stats_rollup where name = 'journal_answers_quarter'`)).rows as { rolled_until: string }[];
     const closedQuarter = Math.floor((Date.now() - 10 * MIN) / 900_000) * 900_000;
     expect(new Date(mark!.rolled_until).getTime()).toBe(closedQuarter);
-    for (const q of [...RANGES, range(24 * 60, 0, services[1])]) {
-      const rolled = await callerCounts(store.db, q);
-      expect(rolled.length, JSON.stringify(q)).toBeGreaterThan(0);
-      expect(byCaller(rolled), JSON.stringify(q)).toEqual(byCaller(await topCallers(store.db, q)));
+    for (const q of [...RANGES, range(24 * 60, 0, services[1]), { ...range(24 * 60, 0), mode: undefined }]) {
+      const { rolled, journal } = await both(q);
+      expect(rolled.callers.length, JSON.stringify(q)).toBeGreaterThan(0);
+      expect(rolled, JSON.stringify(q)).toEqual(journal);
     }
   });
 
   it("are what a range's whole quarters are read from: a subject's own, or the sums over every subject", async () => {
     // A whole quarter of the range in which the service heard from orders-api.
-    const [found] = (await store.db.execute(sql`select bucket::text as b from journal_callers_quarter
-      where subject = ${services[0]} and caller = 'orders-api' and bucket >= now() - interval '20 hours' order by bucket limit 1`)).rows as { b: string }[];
+    const [found] = (await store.db.execute(sql`select bucket::text as b from journal_answers_quarter
+      where subject = ${services[0]} and caller = 'orders-api' and decision = 'duplicate' and bucket >= now() - interval '20 hours'
+      order by bucket limit 1`)).rows as { b: string }[];
     const quarter = found!.b;
     const read = (counts: CallerCount[]) => counts.find((c) => c.caller === "orders-api")!.duplicates;
     for (const [subject, q] of [[services[0]!, range(24 * 60, 0, services[0])], ["", range(24 * 60, 0)]] as const) {
-      const shift = (by: number) => store.db.execute(sql`update journal_callers_quarter set duplicates = duplicates + ${by}
-        where subject = ${subject} and caller = 'orders-api' and bucket = ${quarter}::timestamptz`);
+      const shift = (by: number) => store.db.execute(sql`update journal_answers_quarter set answers = answers + ${by}
+        where subject = ${subject} and caller = 'orders-api' and decision = 'duplicate' and bucket = ${quarter}::timestamptz`);
+      const duplicates = (counts: DecisionCount[]) => counts.find((c) => c.decision === "duplicate")!.count;
       await shift(1000);
       expect(read(await callerCounts(store.db, q)) - read(await topCallers(store.db, q)), subject).toBe(1000);
+      expect(duplicates(await answerCounts(store.db, q)) - duplicates(await decisionCounts(store.db, q)), subject).toBe(1000);
       await shift(-1000);
     }
   });
@@ -88,17 +97,20 @@ describe("callers' counts per quarter hour (journal_callers_quarter)", () => {
   it("take in entries appended late, up to 3 hours before the mark", async () => {
     for (let i = 0; i < 25; i++) writer.buffer.push({ ...entry(services[1]!, 150, 100 + i), decision: "duplicate", caller: "late-node" });
     await writer.flush(store.db);
-    await store.db.execute(sql`update stats_rollup set rolled_until = rolled_until - interval '1 hour' where name = 'journal_callers_quarter'`);
-    await rollUpJournalCallers(store.db, NOW - 2 * 86_400_000);
-    for (const q of RANGES) expect(byCaller(await callerCounts(store.db, q)), JSON.stringify(q)).toEqual(byCaller(await topCallers(store.db, q)));
+    await store.db.execute(sql`update stats_rollup set rolled_until = rolled_until - interval '1 hour' where name = 'journal_answers_quarter'`);
+    await rollUpJournalAnswers(store.db, NOW - 2 * 86_400_000);
+    for (const q of RANGES) {
+      const { rolled, journal } = await both(q);
+      expect(rolled, JSON.stringify(q)).toEqual(journal);
+    }
     expect((await callerCounts(store.db, range(24 * 60, 0))).find((c) => c.caller === "late-node")).toMatchObject({ count: 25, duplicates: 25 });
   });
 
   it("are kept as long as the journal's partitions", async () => {
-    const count = async () => Number(((await store.db.execute(sql`select count(*)::int as n from journal_callers_quarter`)).rows[0] as { n: number }).n);
+    const count = async () => Number(((await store.db.execute(sql`select count(*)::int as n from journal_answers_quarter`)).rows[0] as { n: number }).n);
     expect(await count()).toBeGreaterThan(0);
-    await dropJournalCallersBefore(store.db, NOW - 12 * 3_600_000);
-    const [oldest] = (await store.db.execute(sql`select min(bucket) as b from journal_callers_quarter`)).rows as { b: string }[];
+    await dropJournalAnswersBefore(store.db, NOW - 12 * 3_600_000);
+    const [oldest] = (await store.db.execute(sql`select min(bucket) as b from journal_answers_quarter`)).rows as { b: string }[];
     expect(new Date(oldest!.b).getTime()).toBeGreaterThanOrEqual(NOW - 12 * 3_600_000);
   });
 });
