@@ -1,9 +1,10 @@
 /**
  * Server time of every console page at scale: loads N last-seen keys (plus kept
  * payload versions, claims, idempotency keys in every state, audit rows, a week of
- * stats and two days of the decision journal at N / 500 answers an hour) into a
- * database of its own, starts weir's production server on it (from a private copy of the `npm run build` output), signs in as an admin and times each page's full HTML
- * response over loopback: median and p95 of --requests requests after a warm-up pass over every page and WARM_UPS warm-ups each,
+ * stats and two days of the decision journal at N / 500 answers an hour, and a
+ * finished reset) into a database of its own, starts weir's production server on it
+ * (from a private copy of the `npm run build` output), signs in as an admin and times
+ * each console page's full HTML response over loopback: median and p95 of --requests requests after a warm-up pass over every page and WARM_UPS warm-ups each,
  * next to the 50 ms target and the same server's /api/health in the same run, and the server's CPU per request.
  * Run: npx tsx bench/console-pages.ts [--keys N (default 200,000)] [--requests 20]. WEIR_BENCH_KEEP_DB=1 keeps
  * the database (for EXPLAIN); --reuse-database times the pages again on it without loading it again.
