@@ -3,6 +3,7 @@ import { isCitus } from "../citus";
 import type { DbOrTx } from "../types";
 import { escapeLike } from "./console-prefix";
 import { queryRows } from "./console-rows";
+import { distinctByProbes } from "./loose-index-scan";
 
 export interface AuditQuery {
   action?: string;
@@ -80,12 +81,6 @@ export async function countAudit(db: DbOrTx, q: Omit<AuditQuery, "beforeId" | "a
 export async function auditActions(db: DbOrTx): Promise<string[]> {
   const citus = sql`select distinct action from audit_log order by action`;
   const result = await queryRows<{ action: string }>(db, (await isCitus(db)) ? citus : sql`
-    with recursive a as (
-      (select action from audit_log order by action limit 1)
-      union all
-      select (select l.action from audit_log l where l.action > a.action order by l.action limit 1)
-      from a where a.action is not null
-    )
-    select action from a where action is not null order by action`);
+    select value as action from ${distinctByProbes("audit_log", "action")} a order by action`);
   return result.map((row) => row.action);
 }

@@ -3,6 +3,7 @@ import { isCitus } from "../citus";
 import type { DbOrTx } from "../types";
 import { findExactIdCitus } from "./console-citus";
 import { queryRows } from "./console-rows";
+import { distinctByProbes } from "./loose-index-scan";
 
 export interface FoundKey {
   kind: "key" | "claim" | "idempotency";
@@ -23,27 +24,16 @@ export const FIND_OWNER_LIMIT = 500;
  */
 export async function findExactId(db: DbOrTx, id: string): Promise<FoundKey[]> {
   const rows = (await isCitus(db)) ? await findExactIdCitus(db, id, FIND_OWNER_LIMIT) : await queryRows<Record<string, unknown>>(db, sql`
-    with recursive grp as (
-      (select consumer_group as g from window_records order by consumer_group limit 1)
-      union all
-      select (select r.consumer_group from window_records r where r.consumer_group > grp.g order by r.consumer_group limit 1)
-      from grp where grp.g is not null
-    ), scp as (
-      (select scope as s from idempotency_keys order by scope limit 1)
-      union all
-      select (select k.scope from idempotency_keys k where k.scope > scp.s order by k.scope limit 1)
-      from scp where scp.s is not null
-    )
     (select 'key' as kind, l.service_id as owner, l.message_id as id, l.version, l.last_changed as at
       from (select id from services order by id limit ${FIND_OWNER_LIMIT}) s
       join last_seen l on l.service_id = s.id and l.message_id = ${id})
     union all
     (select 'claim', w.consumer_group, w.message_id, null, w.claimed_at
-      from (select g from grp where g is not null limit ${FIND_OWNER_LIMIT}) o
+      from (select value as g from ${distinctByProbes("window_records", "consumer_group")} d limit ${FIND_OWNER_LIMIT}) o
       join window_records w on w.consumer_group = o.g and w.message_id = ${id})
     union all
     (select 'idempotency', k.scope, k.key, k.attempt, k.created_at
-      from (select s from scp where s is not null limit ${FIND_OWNER_LIMIT}) o
+      from (select value as s from ${distinctByProbes("idempotency_keys", "scope")} d limit ${FIND_OWNER_LIMIT}) o
       join idempotency_keys k on k.scope = o.s and k.key = ${id})
     order by 1, 2`);
   return rows.map((row) => ({

@@ -2,20 +2,14 @@ import { sql } from "drizzle-orm";
 import { isCitus } from "../citus";
 import type { DbOrTx } from "../types";
 import { queryRows } from "./console-rows";
+import { distinctByProbes } from "./loose-index-scan";
 
 /** Every consumer group that has settings or stored records (one index probe per group). */
 export async function listGroupIds(db: DbOrTx): Promise<string[]> {
   // On Citus (no recursive CTE over a distributed table): one distinct per shard, merged.
   const citus = sql`select distinct consumer_group as id from window_records union select id from consumer_groups order by 1`;
   const result = await queryRows<{ id: string }>(db, (await isCitus(db)) ? citus : sql`
-    with recursive g as (
-      (select consumer_group from window_records order by consumer_group limit 1)
-      union all
-      select (select r.consumer_group from window_records r where r.consumer_group > g.consumer_group
-              order by r.consumer_group limit 1)
-      from g where g.consumer_group is not null
-    )
-    select consumer_group as id from g where consumer_group is not null
+    select value as id from ${distinctByProbes("window_records", "consumer_group")} g
     union select id from consumer_groups
     order by 1`);
   return result.map((row) => row.id);

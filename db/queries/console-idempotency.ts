@@ -2,6 +2,7 @@ import { sql, type SQL } from "drizzle-orm";
 import { isCitus } from "../citus";
 import type { DbOrTx } from "../types";
 import { queryRows } from "./console-rows";
+import { distinctByProbes } from "./loose-index-scan";
 
 export type KeyStateFilter = "in_progress" | "completed" | "expired";
 
@@ -52,13 +53,7 @@ export async function listScopeIds(db: DbOrTx): Promise<string[]> {
   // On Citus (no recursive CTE over a distributed table): one distinct per shard, merged.
   const citus = sql`select distinct scope from idempotency_keys union select id from idempotency_scopes order by 1`;
   const result = await queryRows<{ scope: string }>(db, (await isCitus(db)) ? citus : sql`
-    with recursive s as (
-      (select scope from idempotency_keys order by scope limit 1)
-      union all
-      select (select k.scope from idempotency_keys k where k.scope > s.scope order by k.scope limit 1)
-      from s where s.scope is not null
-    )
-    select scope from s where scope is not null
+    select value as scope from ${distinctByProbes("idempotency_keys", "scope")} s
     union select id from idempotency_scopes
     order by 1`);
   return result.map((row) => row.scope);
