@@ -25,6 +25,8 @@ export async function forEachLimited<I, O>(items: readonly I[], limit: number, f
   return results;
 }
 
+const compareKeys = (a: string, b: string) => (a < b ? -1 : a > b ? 1 : 0);
+
 /**
  * Citus: items with distinct keys grouped by the worker holding the shard of their distribution
  * value in `table`, one call per worker, the workers' calls at once (at most ROUTED_CONCURRENCY).
@@ -53,11 +55,15 @@ export async function callByNode<I, R extends { ord: number }>(
     ? router.groupByNode(table, positions, (p) => valueOf(p.item))
     : (await groupByNode(db, table, positions, (p) => valueOf(p.item))).map((group) => ({ items: group, db }));
   const answered = await forEachLimited(groups, ROUTED_CONCURRENCY, async (group) => {
+    // In key order: a worker's call takes its rows' locks item by item, so two batches that share
+    // keys must take them in the same order, or each waits for the other (a distributed deadlock,
+    // seen with claims racing claims and cleanup); cleanup deletes in index order too.
+    const inKeyOrder = [...group.items].sort((a, b) => compareKeys(valueOf(a.item), valueOf(b.item)));
     const rows = await call(
-      group.items.map((p) => p.item),
+      inKeyOrder.map((p) => p.item),
       group.db,
     );
-    for (const row of rows) row.ord = group.items[row.ord - 1]!.ord;
+    for (const row of rows) row.ord = inKeyOrder[row.ord - 1]!.ord;
     return rows;
   });
   return answered.flat();
