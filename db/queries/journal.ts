@@ -106,7 +106,7 @@ export interface KeyCount {
  * and last time and callers. Two reads: the counts alone (a hash aggregate), then times and callers
  * of only the keys shown, through journal_by_key. As one statement the distinct callers made every
  * key of the range a sorted group: 75 ms for the 19,000 keys of an hour of the console bench's
- * journal (docs/performance-console.md), against which the two reads take 10–15.
+ * journal (docs/performance-console.md), against which the two reads took 17.
  */
 export async function topKeys(db: DbOrTx, q: RangeQuery & { limit: number }): Promise<KeyCount[]> {
   const top = await queryRows<{ mode: JournalMode; subject: string; key: string; count: string | number }>(
