@@ -2,6 +2,7 @@ import { beforeAll, describe, expect, it } from "vitest";
 import { journalGaps, journalRange, keyTimeline, topKeys } from "@/db/queries/journal";
 import { createJournalPartitions, dayStart, listJournalPartitions, partitionName } from "@/db/queries/journal-partitions";
 import { upsertJournalSetting } from "@/db/queries/journal-settings";
+import type { Actor } from "@/lib/auth/actor";
 import { runRaw } from "@/db/raw";
 import { createTestToken } from "@/test/token.fixture";
 import { check } from "@/lib/dedup/last-seen/check";
@@ -14,6 +15,7 @@ import { createTestDatabase, type TestDatabase } from "@/test/test-db";
 import { JournalBuffer } from "./buffer";
 import { nowMicros } from "./clock";
 import { journal } from "./index";
+import { setJournalLevel } from "./set-level";
 import { JournalWriter } from "./writer";
 import { journalConfigFromEnv } from "./config";
 
@@ -104,13 +106,13 @@ describe("the decision journal", () => {
     const lean = await createService(store.db);
     await upsertJournalSetting(store.db, "service", quiet, "off");
     await upsertJournalSetting(store.db, "service", lean, "changes_and_duplicates");
-    journal.levels.invalidate();
+    await journal.levels.reload(store.db);
     for (const serviceId of [quiet, lean]) {
       for (const payload of [1, 1, 2]) await check(store.db, { serviceId, messageId: "S-1", payload });
     }
     const group = uniqueId("g");
     await upsertJournalSetting(store.db, "group", group, "changes_and_duplicates");
-    journal.levels.invalidate();
+    await journal.levels.reload(store.db);
     await claim(store.db, { consumerGroup: group, messageId: "C-1" });
     await claim(store.db, { consumerGroup: group, messageId: "C-1" });
     await journal.flush(store.db);
@@ -120,6 +122,22 @@ describe("the decision journal", () => {
     expect(kept.map((e) => e.decision)).toEqual(["changed", "duplicate"]);
     const claims = await keyTimeline(store.db, { mode: "window", subject: group, key: "C-1", limit: 10 });
     expect(claims.map((e) => e.decision)).toEqual(["duplicate"]);
+  });
+
+  it("a level change keeps the answers made before it, even those not yet written, and leaves out the ones after", async () => {
+    const serviceId = await createService(store.db);
+    const operator: Actor = { id: "ops@weir.test", role: "operator", via: "session", signedInAt: new Date() };
+    await check(store.db, { serviceId, messageId: "B-1", payload: 1 });
+    // Still in the buffer when the level goes off.
+    await setJournalLevel({ db: store.db, actor: operator, input: { kind: "service", subject: serviceId, level: "off", reason: "replay" } });
+    await check(store.db, { serviceId, messageId: "B-1", payload: 1 });
+    await check(store.db, { serviceId, messageId: "B-1", payload: 2 });
+    await journal.flush(store.db);
+
+    const timeline = await keyTimeline(store.db, { mode: "last_seen", subject: serviceId, key: "B-1", limit: 10 });
+    expect(timeline.map((e) => e.decision)).toEqual(["new"]);
+    const metrics = await (await fetch(`${api.url}/api/metrics`)).text();
+    expect(Number(/^weir_journal_skipped_total (\d+)/m.exec(metrics)?.[1])).toBeGreaterThanOrEqual(2);
   });
 
   it("pages a subject's range by time and key, and counts a spike's duplicated keys", async () => {
@@ -171,7 +189,7 @@ describe("a full journal buffer", () => {
       small.buffer.push({ atUs: at + i, mode: "last_seen", subject: serviceId, key: `K-${i}`, decision: "new", version: 1, matchedAt: null, hashVersion: 1, caller: null, requestId: null, traceId: null });
     }
     expect(small.buffer.droppedTotal).toBe(2);
-    expect(await small.flush(store.db)).toEqual({ written: 3, skipped: 0 });
+    expect(await small.flush(store.db)).toEqual({ written: 3 });
     const gaps = await journalGaps(store.db, { ...around(), subjectKind: "service", subject: serviceId });
     expect(gaps).toEqual([{ subjectKind: "service", subject: serviceId, minute: expect.any(String), dropped: 2 }]);
     expect(new Date(gaps[0]!.minute).getTime()).toBe(Math.floor(at / 60_000_000) * 60_000);
@@ -184,7 +202,7 @@ describe("a full journal buffer", () => {
     await broken.close();
     await expect(writer.flush(broken.db)).rejects.toThrow();
     expect(writer.buffer.size).toBe(1);
-    expect(await writer.flush(store.db)).toEqual({ written: 1, skipped: 0 });
+    expect(await writer.flush(store.db)).toEqual({ written: 1 });
   });
 });
 

@@ -6,7 +6,8 @@ const REFRESH_MS = 5_000;
 
 /**
  * Each subject's journal level, read off the decision's path by the writer: at most every few
- * seconds, one small read. A level change therefore applies within REFRESH_MS on every node.
+ * seconds, one small read. A level change therefore applies within REFRESH_MS on every node, and
+ * at once on the node that made it (reload).
  */
 export class JournalLevels {
   private levels = new Map<string, JournalLevel>();
@@ -24,12 +25,15 @@ export class JournalLevels {
     }
   }
 
-  /** Forgets what was read, so the next refresh reads again (after a level change in this process). */
-  invalidate(): void {
+  /** Reads the levels now: after a level change in this process, so its next answers follow it. */
+  async reload(db: DbOrTx): Promise<void> {
     this.readAt = 0;
+    await this.refresh(db);
   }
 
+  /** On every answer's path: a map lookup, none while every subject keeps every answer. */
   of(kind: SubjectKind, subject: string): JournalLevel {
+    if (this.levels.size === 0) return "all";
     return this.levels.get(`${kind}\u0000${subject}`) ?? "all";
   }
 }

@@ -27,8 +27,9 @@ export interface SetJournalLevelResult {
 
 /**
  * Sets what the journal keeps of one subject's answers (all, changes and duplicates, or none).
- * Applies on every node within a few seconds (the writers re-read the levels); entries already
- * kept stay until retention. Audited; a level that is already set writes nothing.
+ * Applies to this node's next answers at once and on every other node within a few seconds (the
+ * writers re-read the levels); answers made before it, written or still buffered, are kept until
+ * retention. Audited; a level that is already set writes nothing.
  */
 export async function setJournalLevel({ db, actor, input }: { db: DbOrTx; actor: Actor; input: SetJournalLevelInput }): Promise<SetJournalLevelResult> {
   const kind = journalSubjectKindSchema.parse(input.kind);
@@ -36,7 +37,7 @@ export async function setJournalLevel({ db, actor, input }: { db: DbOrTx; actor:
   const { level, reason } = setJournalLevelSchema.parse({ level: input.level, reason: input.reason });
   authorize(actor, "operate", { kind: SCOPE_KIND_OF[kind], id: subject });
   try {
-    return await db.transaction(async (tx) => {
+    const result = await db.transaction(async (tx) => {
       const previous = ((await findJournalSetting(tx, kind, subject))?.level ?? "all") as JournalLevel;
       if (previous === level) return { kind, subject, level, previous, changed: false };
       await upsertJournalSetting(tx, kind, subject, level);
@@ -48,7 +49,9 @@ export async function setJournalLevel({ db, actor, input }: { db: DbOrTx; actor:
         details: { before: previous, after: level },
       });
       return { kind, subject, level, previous, changed: true };
-    }).finally(() => journal.levels.invalidate());
+    });
+    if (result.changed) await journal.levels.reload(db);
+    return result;
   } catch (err) {
     throw asStoreError(err);
   }

@@ -13,18 +13,19 @@ const NO_PARTITION = "23514";
 
 export interface FlushResult {
   written: number;
-  /** Entries left out by their subject's level. */
-  skipped: number;
 }
 
 /**
  * Writes the node's journal buffer in batches, off every decision's path: a full batch as soon as
- * it is buffered, the rest every flush interval; the subject levels applied, each day's partition
- * made before its first entry, gaps recorded. A failed write keeps its entries for the next flush
+ * it is buffered, the rest every flush interval; each day's partition made before its first entry,
+ * gaps recorded. Subject levels apply when an answer is buffered, so a level change never reaches
+ * back to answers made before it. A failed write keeps its entries for the next flush
  * (as far as the buffer has room).
  */
 export class JournalWriter {
   readonly levels = new JournalLevels();
+  /** Answers left out by their subject's level since start. */
+  skippedTotal = 0;
   private knownDays = new Set<number>();
   private running: Promise<FlushResult> | undefined;
   private timer: NodeJS.Timeout | undefined;
@@ -47,6 +48,10 @@ export class JournalWriter {
    * entries die young (docs/journal.md, "How it is written").
    */
   add(entry: JournalEntry): void {
+    if (!keptAt(this.levels.of(KIND_OF[entry.mode], entry.subject), entry.decision)) {
+      this.skippedTotal += 1;
+      return;
+    }
     if (this.buffer.push(entry) && this.buffer.size >= this.options.batchEntries) this.flushFullBatch();
   }
 
@@ -81,23 +86,22 @@ export class JournalWriter {
   }
 
   private async flushAll(db: DbOrTx): Promise<FlushResult> {
-    const result: FlushResult = { written: 0, skipped: 0 };
+    const result: FlushResult = { written: 0 };
     // Only what is here when the flush starts: a steady stream cannot keep one flush going.
     let left = this.buffer.size;
+    // Off the decisions' path: the levels the next answers are kept at.
     await this.levels.refresh(db);
     while (left > 0) {
       const batch = this.buffer.take(Math.min(left, this.options.batchEntries));
       left -= batch.length;
-      const kept = batch.filter((e) => keptAt(this.levels.of(KIND_OF[e.mode], e.subject), e.decision));
       try {
-        await this.append(db, kept);
+        await this.append(db, batch);
       } catch (err) {
         this.buffer.putBack(batch);
         throw err;
       }
-      this.buffer.writtenTotal += kept.length;
-      result.written += kept.length;
-      result.skipped += batch.length - kept.length;
+      this.buffer.writtenTotal += batch.length;
+      result.written += batch.length;
     }
     const gaps = this.buffer.takeGaps();
     try {

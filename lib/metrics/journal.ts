@@ -18,8 +18,9 @@ function totalCounter(name: string, help: string, total: () => number, registers
 }
 
 /**
- * The journal writer's own figures, read from its buffer at each scrape: entries written, entries
- * dropped because the buffer was full (the console names the gaps), and entries waiting now.
+ * The journal writer's own figures, read at each scrape: entries written, entries dropped because
+ * the buffer was full (the console names the gaps), answers left out by their subject's level, and
+ * entries waiting now.
  */
 function createJournalMetrics() {
   const registers = [metrics.registry];
@@ -34,6 +35,12 @@ function createJournalMetrics() {
       "weir_journal_dropped_total",
       "Decision journal entries dropped because this process's buffer was full (WEIR_JOURNAL_BUFFER); each is a named gap",
       () => journal.buffer.droppedTotal,
+      registers,
+    ),
+    skipped: totalCounter(
+      "weir_journal_skipped_total",
+      "Answers this process left out of the decision journal because of their subject's journal level",
+      () => journal.skippedTotal,
       registers,
     ),
     buffered: new Gauge({
