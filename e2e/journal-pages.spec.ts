@@ -49,6 +49,8 @@ test("incident view, sources and the duplicates blocked report of a service's du
   await page.getByRole("navigation", { name: "Console" }).getByRole("link", { name: "Sources" }).click();
   await page.getByLabel("One of them (optional)").fill(serviceId);
   await page.getByRole("button", { name: "Show" }).click();
+  // The period links are the shown page's: wait for the one that has the subject.
+  await expect(page).toHaveURL(new RegExp(`kind=service&subject=${serviceId}`));
   const sources = page.getByTestId("sources").getByRole("row").filter({ hasText: "e2e specs" });
   await expect(sources).toContainText("3");
   await expect(sources).toContainText("new");
