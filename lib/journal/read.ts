@@ -1,5 +1,5 @@
 import type { z } from "zod";
-import { journalGaps, journalRange, keyTimeline } from "@/db/queries/journal";
+import { isoMicros, journalGaps, journalRange, keyTimeline } from "@/db/queries/journal";
 import type { DbOrTx } from "@/db/types";
 import { asStoreError } from "@/db/unavailable";
 import type { Actor } from "@/lib/auth/actor";
@@ -54,11 +54,6 @@ export function journalSubjectFor(actor: Actor, permission: Permission, input: J
   const kind = KIND_OF[mode];
   authorize(actor, permission, { kind: SCOPE_KIND_OF[kind], id: subject });
   return { mode, subject, kind };
-}
-
-/** Microseconds since the epoch as ISO 8601 with six fraction digits, like the entries' `at`. */
-export function isoMicros(us: number): string {
-  return `${new Date(Math.floor(us / 1000)).toISOString().slice(0, -1)}${String(us % 1000).padStart(3, "0")}Z`;
 }
 
 /**
