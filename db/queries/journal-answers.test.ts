@@ -7,7 +7,7 @@ import { createService } from "@/test/factories";
 import { createTestDatabase, type TestDatabase } from "@/test/test-db";
 import type { CallerCount, DecisionCount, RangeQuery } from "./journal";
 import { decisionCounts, topCallers } from "./journal";
-import { answerCounts, callerCounts, dropJournalAnswersBefore, rollUpJournalAnswers } from "./journal-answers";
+import { answerCounts, callerCounts, dropJournalAnswersBefore, rangeSums, rollUpJournalAnswers } from "./journal-answers";
 
 let store: TestDatabase;
 let writer: JournalWriter;
@@ -92,6 +92,26 @@ describe("the journal's answers per quarter hour (journal_answers_quarter)", () 
       expect(duplicates(await answerCounts(store.db, q)) - duplicates(await decisionCounts(store.db, q)), subject).toBe(1000);
       await shift(-1000);
     }
+  });
+
+  it("are read for every subject from the index alone, not a heap block a row", async () => {
+    const q = range(24 * 60, 0);
+    const whole = { fromUs: Math.ceil(q.fromUs / 900_000_000) * 900_000_000, toUs: Math.floor(q.toUs / 900_000_000) * 900_000_000 };
+    const scans = await store.db.transaction(async (tx) => {
+      // Priced out, so that only an index without every column read leaves a heap scan.
+      await tx.execute(sql`set local enable_seqscan = off`);
+      await tx.execute(sql`set local enable_bitmapscan = off`);
+      const result = await tx.execute(sql`explain (format json) ${rangeSums(q, whole, sql`caller, sum(answers)`, sql`caller`)}`);
+      const raw = (result.rows[0] as { "QUERY PLAN": unknown })["QUERY PLAN"];
+      const found: string[] = [];
+      const walk = (node: { "Node Type": string; "Relation Name"?: string; Plans?: unknown[] }) => {
+        if (node["Relation Name"] === "journal_answers_quarter") found.push(node["Node Type"]);
+        node.Plans?.forEach((child) => walk(child as typeof node));
+      };
+      walk(((typeof raw === "string" ? JSON.parse(raw) : raw) as { Plan: Parameters<typeof walk>[0] }[])[0]!.Plan);
+      return found;
+    });
+    expect(scans).toEqual(["Index Only Scan"]);
   });
 
   it("take in entries appended late, up to 3 hours before the mark", async () => {

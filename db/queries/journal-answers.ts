@@ -77,7 +77,7 @@ async function rolledQuarters(db: DbOrTx, q: RangeQuery): Promise<{ fromUs: numb
  * entries for the minutes around them (both as `mode`, `decision`, `caller`, `answers`), grouped by
  * `groupBy`. The rollup's rows of every subject are its sums over them (subject '').
  */
-function rangeSums(q: RangeQuery, whole: { fromUs: number; toUs: number }, columns: SQL, groupBy: SQL): SQL {
+export function rangeSums(q: RangeQuery, whole: { fromUs: number; toUs: number }, columns: SQL, groupBy: SQL): SQL {
   const instant = (us: number) => sql`${new Date(us / 1000).toISOString()}::timestamptz`;
   const mode = q.mode === undefined ? sql`` : sql` and mode = ${q.mode}`;
   const entries = (fromUs: number, toUs: number) => sql`
