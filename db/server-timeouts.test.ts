@@ -39,6 +39,14 @@ describe("the statement timeout (WEIR_PG_SEND_TIMEOUTS)", () => {
     expect(await setting(poolWith(false))).toBe("0");
   });
 
+  it("goes with no parallel plans, which weir's small statements wait for more than they gain", async () => {
+    const parallel = async (pool: ReturnType<typeof poolWith>) =>
+      ((await pool.query("show max_parallel_workers_per_gather")).rows[0] as { max_parallel_workers_per_gather: string }).max_parallel_workers_per_gather;
+    expect(await parallel(poolWith(true))).toBe("0");
+    // Behind a pooler the role carries it (db/roles/production-grants.sql); here the server's default.
+    expect(await parallel(poolWith(false))).not.toBe("0");
+  });
+
   it("when not sent, comes from the role, and weir says so at the first connection when the role has none", async () => {
     const warn = vi.spyOn(console, "warn").mockImplementation(() => undefined);
     const bare = poolWith(false);

@@ -30,3 +30,5 @@ GRANT SELECT, INSERT ON audit_log TO weir_app;
 -- WEIR_PG_STATEMENT_TIMEOUT_MS (5 s by default); weir warns at start when it has none.
 ALTER ROLE weir_app SET statement_timeout = '5s';
 ALTER ROLE weir_app SET idle_in_transaction_session_timeout = '10s';
+-- And no parallel plans, which weir's small, indexed statements wait for more than they gain (db/client.ts).
+ALTER ROLE weir_app SET max_parallel_workers_per_gather = 0;

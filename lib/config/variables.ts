@@ -62,7 +62,7 @@ export const VARIABLES = {
   WEIR_PG_SEND_TIMEOUTS: variable(
     "store",
     flag(true),
-    "`0` behind PgBouncer: weir then sends no `statement_timeout` or `idle_in_transaction_session_timeout` when it connects (PgBouncer refuses both: \"unsupported startup parameter\"). The database role carries them instead (`db/roles/production-grants.sql` sets 5 s and 10 s on `weir_app`); weir warns at its first connection if it finds none.",
+    "`0` behind PgBouncer: weir then sends no `statement_timeout`, `idle_in_transaction_session_timeout` or `max_parallel_workers_per_gather = 0` when it connects (PgBouncer refuses them: \"unsupported startup parameter\"). The database role carries them instead (`db/roles/production-grants.sql` sets 5 s, 10 s and 0 on `weir_app`); weir warns at its first connection if it finds no statement timeout.",
   ),
   WEIR_PG_PREPARED: variable(
     "store",
