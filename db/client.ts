@@ -53,7 +53,7 @@ export const hotDb = (store: Store): DbOrTx => store.hot ?? store.db;
  * database: Sources of every service 64 -> 41 ms median, the incident view of every subject 79 -> 60,
  * the other pages unchanged. The operator's own PGOPTIONS come after, so they can say otherwise.
  */
-export const SESSION_OPTIONS = ["-c max_parallel_workers_per_gather=0", process.env.PGOPTIONS].filter(Boolean).join(" ");
+const SESSION_OPTIONS = ["-c max_parallel_workers_per_gather=0", process.env.PGOPTIONS].filter(Boolean).join(" ");
 
 export function createPool(config: StoreConfig, url: string, Client?: typeof pg.Client): pg.Pool {
   // Sent as startup parameters, which PgBouncer refuses; behind it the role carries them (README "PgBouncer").
