@@ -3,7 +3,7 @@ import { isCitus } from "../citus";
 import type { DbOrTx } from "../types";
 import { queryRows } from "./console-rows";
 import type { JournalMode } from "./journal-append";
-import { decisionCounts, DUPLICATE_ANSWERS, rangeWhere, topCallers, toCallerCounts, type CallerCount, type DecisionCount, type RangeQuery } from "./journal";
+import { decisionCounts, DUPLICATE_ANSWERS, rangeWhere, timestampUs, topCallers, toCallerCounts, type CallerCount, type DecisionCount, type RangeQuery } from "./journal";
 import { ORIGIN } from "./stats-rollup-span";
 
 /** The rollup's mark in stats_rollup: every quarter hour before it is in journal_answers_quarter. */
@@ -78,14 +78,13 @@ async function rolledQuarters(db: DbOrTx, q: RangeQuery): Promise<{ fromUs: numb
  * `groupBy`. The rollup's rows of every subject are its sums over them (subject '').
  */
 export function rangeSums(q: RangeQuery, whole: { fromUs: number; toUs: number }, columns: SQL, groupBy: SQL): SQL {
-  const instant = (us: number) => sql`${new Date(us / 1000).toISOString()}::timestamptz`;
   const mode = q.mode === undefined ? sql`` : sql` and mode = ${q.mode}`;
   const entries = (fromUs: number, toUs: number) => sql`
     select mode, decision, caller, count(*) as answers from journal where ${rangeWhere({ ...q, fromUs, toUs })} group by mode, decision, caller`;
   return sql`
     select ${columns} from (
       select mode, decision, nullif(caller, '') as caller, answers from journal_answers_quarter
-      where subject = ${q.subject ?? ""}${mode} and bucket >= ${instant(whole.fromUs)} and bucket < ${instant(whole.toUs)}
+      where subject = ${q.subject ?? ""}${mode} and bucket >= ${timestampUs(whole.fromUs)} and bucket < ${timestampUs(whole.toUs)}
       union all ${entries(q.fromUs, whole.fromUs)}
       union all ${entries(whole.toUs, q.toUs)}
     ) a

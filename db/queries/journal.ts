@@ -40,7 +40,7 @@ export function isoMicros(us: number): string {
  * partitions when it plans, rather than costing the plan over every partition and pruning as it
  * runs (which chose parallel plans for a few minutes' entries).
  */
-const fromUs = (us: number) => sql`${isoMicros(us)}::timestamptz`;
+export const timestampUs = (us: number) => sql`${isoMicros(us)}::timestamptz`;
 
 const COLUMNS = sql`${US(sql`at`)} as "atUs", ${ISO_US(sql`at`)} as at, mode, subject, key, decision, version,
   ${ISO_US(sql`matched_at`)} as "matchedAt", hash_version as "hashVersion", caller, request_id as "requestId", trace_id as "traceId", ref`;
@@ -59,7 +59,7 @@ export async function keyTimeline(
   db: DbOrTx,
   q: { mode: JournalMode; subject: string; key: string; limit: number; before?: JournalPosition },
 ): Promise<JournalRow[]> {
-  const before = q.before ? sql`and at < ${fromUs(q.before.atUs)}` : sql``;
+  const before = q.before ? sql`and at < ${timestampUs(q.before.atUs)}` : sql``;
   const rows = await queryRows(
     db,
     sql`select ${COLUMNS} from journal where mode = ${q.mode} and subject = ${q.subject} and key = ${q.key} ${before}
@@ -81,7 +81,7 @@ export interface RangeQuery {
 }
 
 export function rangeWhere(q: RangeQuery): SQL {
-  const parts = [sql`at >= ${fromUs(q.fromUs)}`, sql`at < ${fromUs(q.toUs)}`];
+  const parts = [sql`at >= ${timestampUs(q.fromUs)}`, sql`at < ${timestampUs(q.toUs)}`];
   if (q.mode) parts.push(sql`mode = ${q.mode}`);
   if (q.subject !== undefined) parts.push(sql`subject = ${q.subject}`);
   if (q.key !== undefined) parts.push(sql`key = ${q.key}`);
@@ -95,7 +95,7 @@ export function rangeWhere(q: RangeQuery): SQL {
  * `after`. One node's entries never share a time (lib/journal/clock.ts).
  */
 export async function journalRange(db: DbOrTx, q: RangeQuery & { after?: JournalPosition; limit: number }): Promise<JournalRow[]> {
-  const after = q.after ? sql`and (at, key) > (${fromUs(q.after.atUs)}, ${q.after.key})` : sql``;
+  const after = q.after ? sql`and (at, key) > (${timestampUs(q.after.atUs)}, ${q.after.key})` : sql``;
   const rows = await queryRows(db, sql`select ${COLUMNS} from journal where ${rangeWhere(q)} ${after} order by at, key limit ${q.limit}`);
   return rows.map(toRow);
 }
@@ -190,7 +190,7 @@ export interface JournalGap {
 
 /** Minutes in which entries were dropped (a node's buffer was full), for a subject or every subject. */
 export async function journalGaps(db: DbOrTx, q: { fromUs: number; toUs: number; subjectKind?: string; subject?: string }): Promise<JournalGap[]> {
-  const parts = [sql`minute >= date_trunc('minute', ${fromUs(q.fromUs)})`, sql`minute < ${fromUs(q.toUs)}`];
+  const parts = [sql`minute >= date_trunc('minute', ${timestampUs(q.fromUs)})`, sql`minute < ${timestampUs(q.toUs)}`];
   if (q.subjectKind) parts.push(sql`subject_kind = ${q.subjectKind}`);
   if (q.subject !== undefined) parts.push(sql`subject = ${q.subject}`);
   const rows = await queryRows<Record<string, unknown>>(
