@@ -149,8 +149,18 @@ export interface CallerCount {
   duplicates: number;
 }
 
-/** The answers that turned a repeat away, in any mode (what the callers' duplicates count). */
-export const DUPLICATE_ANSWERS = sql`decision in ('duplicate', 'in_progress', 'completed')`;
+/** The answers that turned a repeat away, per mode: what the stats count as duplicates. */
+export const DUPLICATE_DECISIONS: Record<JournalMode, readonly string[]> = {
+  last_seen: ["duplicate"],
+  window: ["duplicate"],
+  idempotency: ["in_progress", "completed"],
+};
+
+/** Those answers in any mode. */
+export const ANY_DUPLICATE: readonly string[] = [...new Set(Object.values(DUPLICATE_DECISIONS).flat())];
+
+/** The same as a condition, with the answers as constants so that each statement's plan can use them. */
+export const DUPLICATE_ANSWERS = sql.raw(`decision in (${ANY_DUPLICATE.map((d) => `'${d}'`).join(", ")})`);
 
 /** Entries per caller in a range: who sends the most (duplicates counted apart). */
 export async function topCallers(db: DbOrTx, q: RangeQuery & { limit: number }): Promise<CallerCount[]> {

@@ -1,12 +1,12 @@
 import { rolledSpans, statsBetween, type Counters } from "@/db/queries/console-stats";
-import { decisionCounts, topCallers, topKeys, type DecisionCount, type KeyCount } from "@/db/queries/journal";
+import { decisionCounts, DUPLICATE_DECISIONS, topCallers, topKeys, type DecisionCount, type KeyCount } from "@/db/queries/journal";
 import type { DbOrTx } from "@/db/types";
 import { journalConfigFromEnv } from "@/lib/journal/config";
 import type { JournalLevel } from "@/lib/journal/entry";
 import { journalLevelOf } from "@/lib/journal/set-level";
 import type { BucketQuery } from "@/lib/validation/console-journal";
 import { callerViews, type CallerView } from "./journal-callers";
-import { DUPLICATE_DECISIONS, keyHref, MODE_OF_KIND, type JournalKind, type JournalModeName } from "./journal-format";
+import { keyHref, MODE_OF_KIND, type JournalKind, type JournalModeName } from "./journal-format";
 import { loadGaps, type GapView } from "./journal-gaps";
 
 export interface KeyCountView extends Omit<KeyCount, "callers"> {

@@ -7,14 +7,6 @@ export const KIND_OF_MODE: Record<JournalModeName, JournalKind> = { last_seen: "
 export const KIND_LABEL: Record<JournalKind, string> = { service: "Service", group: "Consumer group", scope: "Idempotency scope" };
 export const MODE_LABEL: Record<JournalModeName, string> = { last_seen: "Last-seen checks", window: "Window claims", idempotency: "Idempotency keys" };
 
-/** The answers that turned a repeat away, per mode: what the stats count as duplicates. */
-export const DUPLICATE_DECISIONS: Record<JournalModeName, readonly string[]> = {
-  last_seen: ["duplicate"],
-  window: ["duplicate"],
-  idempotency: ["in_progress", "completed"],
-};
-
-
 /** A minute as the gap notice names it: "2026-11-27 03:12 UTC". */
 export const formatMinute = (iso: string) => `${iso.slice(0, 16).replace("T", " ")} UTC`;
 

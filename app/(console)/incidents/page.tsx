@@ -34,7 +34,7 @@ export default async function IncidentPage({ searchParams }: { searchParams: Pro
   const header = (
     <PageHeader
       title="Incident view"
-      description="Every decision the journal kept in a time range, for all subjects or one: by kind, the busiest keys and callers, and the entries to download."
+      description="Every decision the journal kept in a time range, for all subjects or one: by kind, the most duplicated keys, the callers, and the entries to download."
     />
   );
   const form = <RangeForm action="/incidents" values={filter ?? {}} raw={raw} fieldErrors={fieldErrors} />;
@@ -68,8 +68,15 @@ export default async function IncidentPage({ searchParams }: { searchParams: Pro
         <DecisionCounts counts={v.counts} />
       </section>
       <section className="panel" aria-labelledby="top-keys">
-        <h2 id="top-keys">Top keys</h2>
-        {v.keys.length === 0 ? <EmptyState title="No key in this range." /> : <KeyCounts keys={v.keys} showSubject noun="Answers" />}
+        <h2 id="top-keys">Most duplicated keys</h2>
+        {v.keys.length === 0 ? (
+          <EmptyState title="No duplicate in this range." />
+        ) : (
+          <>
+            <p className="small muted">The keys weir turned away most often as repeats, with the first and last of those repeats and who sent them.</p>
+            <KeyCounts keys={v.keys} showSubject noun="Duplicates" />
+          </>
+        )}
       </section>
       <section className="panel" aria-labelledby="top-callers">
         <h2 id="top-callers">Top callers</h2>
