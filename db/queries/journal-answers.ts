@@ -62,13 +62,26 @@ export async function dropJournalAnswersBefore(db: DbOrTx, oldestMs: number): Pr
   await db.execute(sql`delete from journal_answers_quarter where bucket < ${new Date(oldestMs).toISOString()}::timestamptz`);
 }
 
-/** A range's whole quarter hours before the rollup's mark, read from the rollup; null when it has none. */
-async function rolledQuarters(db: DbOrTx, q: RangeQuery): Promise<{ fromUs: number; toUs: number } | null> {
-  if (q.key !== undefined || q.caller !== undefined || q.decisions?.length || (await isCitus(db))) return null;
+/**
+ * The rollup's mark in microseconds (every quarter hour before it is summed), or null when nothing
+ * is summed yet or on Citus. A page that sums several ranges reads it once and passes it on.
+ */
+export async function answersRolledUntil(db: DbOrTx): Promise<number | null> {
+  if (await isCitus(db)) return null;
   const [mark] = await queryRows<{ us: string | null }>(db, sql`
     select (extract(epoch from rolled_until) * 1000000)::int8 as us from stats_rollup where name = ${MARK}`);
+  return mark?.us ? Number(mark.us) : null;
+}
+
+/** A range's whole quarter hours before the rollup's mark, read from the rollup; null when it has none. */
+async function rolledQuarters(db: DbOrTx, q: RangeQuery, rolledUntil?: Promise<number | null>): Promise<{ fromUs: number; toUs: number } | null> {
+  // Awaited first: a mark read for the page is never left unobserved.
+  const given = rolledUntil === undefined ? undefined : await rolledUntil;
+  if (q.key !== undefined || q.caller !== undefined || q.decisions?.length) return null;
+  const markUs = given === undefined ? await answersRolledUntil(db) : given;
+  if (markUs === null) return null;
   const fromUs = Math.ceil(q.fromUs / QUARTER_US) * QUARTER_US;
-  const toUs = Math.min(Math.floor(q.toUs / QUARTER_US) * QUARTER_US, mark?.us ? Number(mark.us) : 0);
+  const toUs = Math.min(Math.floor(q.toUs / QUARTER_US) * QUARTER_US, markUs);
   return toUs > fromUs ? { fromUs, toUs } : null;
 }
 
@@ -95,10 +108,10 @@ export function rangeSums(q: RangeQuery, whole: { fromUs: number; toUs: number }
  * Entries per caller in a range, as topCallers counts them, with the range's whole quarter hours
  * read from journal_answers_quarter: the Sources page of every service over 24 hours then counts
  * the entries of about an hour a period, not of two days. On Citus, and for a range filtered by
- * key, caller or decision, the journal itself.
+ * key, caller or decision, the journal itself. `rolledUntil`: the mark, when the page has read it.
  */
-export async function callerCounts(db: DbOrTx, q: RangeQuery & { limit: number }): Promise<CallerCount[]> {
-  const whole = await rolledQuarters(db, q);
+export async function callerCounts(db: DbOrTx, q: RangeQuery & { limit: number }, rolledUntil?: Promise<number | null>): Promise<CallerCount[]> {
+  const whole = await rolledQuarters(db, q, rolledUntil);
   if (!whole) return topCallers(db, q);
   const rows = await queryRows<Record<string, unknown>>(db, sql`
     ${rangeSums(q, whole, sql`caller, sum(answers)::int8 as count, coalesce(sum(answers) filter (where ${DUPLICATE_ANSWERS}), 0)::int8 as duplicates`, sql`caller`)}
@@ -107,8 +120,8 @@ export async function callerCounts(db: DbOrTx, q: RangeQuery & { limit: number }
 }
 
 /** Entries by mode and decision in a range, as decisionCounts counts them, the whole quarters from the rollup. */
-export async function answerCounts(db: DbOrTx, q: RangeQuery): Promise<DecisionCount[]> {
-  const whole = await rolledQuarters(db, q);
+export async function answerCounts(db: DbOrTx, q: RangeQuery, rolledUntil?: Promise<number | null>): Promise<DecisionCount[]> {
+  const whole = await rolledQuarters(db, q, rolledUntil);
   if (!whole) return decisionCounts(db, q);
   const rows = await queryRows<{ mode: JournalMode; decision: string; count: string }>(db, sql`
     ${rangeSums(q, whole, sql`mode, decision, sum(answers)::int8 as count`, sql`mode, decision`)}

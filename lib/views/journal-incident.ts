@@ -1,5 +1,5 @@
 import { ANY_DUPLICATE, DUPLICATE_DECISIONS, topKeys, type DecisionCount } from "@/db/queries/journal";
-import { answerCounts, callerCounts } from "@/db/queries/journal-answers";
+import { answerCounts, answersRolledUntil, callerCounts } from "@/db/queries/journal-answers";
 import type { DbOrTx } from "@/db/types";
 import { journalConfigFromEnv } from "@/lib/journal/config";
 import type { SearchParams } from "@/lib/validation/console-common";
@@ -54,10 +54,11 @@ export async function loadIncident(db: DbOrTx, q: IncidentQuery, now = Date.now(
     mode: q.kind ? MODE_OF_KIND[q.kind] : undefined,
     subject: q.kind ? q.subject : undefined,
   };
+  const rolledUntil = answersRolledUntil(db);
   const [counts, keys, callers, gaps] = await Promise.all([
-    answerCounts(db, range),
+    answerCounts(db, range, rolledUntil),
     topKeys(db, { ...range, decisions: range.mode ? DUPLICATE_DECISIONS[range.mode] : ANY_DUPLICATE, limit: INCIDENT_TOP }),
-    callerCounts(db, { ...range, limit: INCIDENT_TOP }),
+    callerCounts(db, { ...range, limit: INCIDENT_TOP }, rolledUntil),
     loadGaps(db, { fromUs: range.fromUs, toUs: range.toUs, kind: q.kind, subject: range.subject }),
   ]);
   const config = journalConfigFromEnv();

@@ -1,5 +1,5 @@
 import type { CallerCount } from "@/db/queries/journal";
-import { callerCounts } from "@/db/queries/journal-answers";
+import { answersRolledUntil, callerCounts } from "@/db/queries/journal-answers";
 import type { DbOrTx } from "@/db/types";
 import { journalConfigFromEnv } from "@/lib/journal/config";
 import { SOURCE_PERIODS, type SourcesQuery } from "@/lib/validation/console-journal";
@@ -45,9 +45,10 @@ export async function loadSources(db: DbOrTx, q: SourcesQuery, now = Date.now())
   const to = Math.ceil(now / 60_000) * 60_000;
   const from = to - length;
   const base = { mode: MODE_OF_KIND[q.kind], subject: q.subject, limit: CALLERS_READ };
+  const rolledUntil = answersRolledUntil(db);
   const [current, previous, gaps] = await Promise.all([
-    callerCounts(db, { ...base, fromUs: from * 1000, toUs: to * 1000 }),
-    callerCounts(db, { ...base, fromUs: (from - length) * 1000, toUs: from * 1000 }),
+    callerCounts(db, { ...base, fromUs: from * 1000, toUs: to * 1000 }, rolledUntil),
+    callerCounts(db, { ...base, fromUs: (from - length) * 1000, toUs: from * 1000 }, rolledUntil),
     loadGaps(db, { fromUs: (from - length) * 1000, toUs: to * 1000, kind: q.kind, subject: q.subject }),
   ]);
   const before = new Map(previous.map((c) => [keyOf(c.caller), c]));
