@@ -64,16 +64,30 @@ test("incident view, sources and the duplicates blocked report of a service's du
   await expect(page).toHaveURL(new RegExp(`period=1h&kind=service&subject=${serviceId}`));
   await expect(sources).toContainText("3");
 
-  // The duplicates blocked report, from the stats rollup (flushed every 2 s).
+  // The duplicates blocked report, from the stats rollup (flushed every 2 s). With more than ten
+  // services this week, the week lists its ten busiest and a link to all of them.
+  const others = Array.from({ length: 10 }, (_, i) => uniqueId(`e2e-report-${i}`));
+  for (const other of others) await registerService(request, other);
+  await checkAll(request, others.map((other) => ({ serviceId: other, messageId: "R-1", payload: {} })));
+  const report = page.getByTestId("blocked-report");
   await expect(async () => {
     await page.goto("/reports");
-    await expect(page.getByTestId("blocked-report").getByRole("row").filter({ hasText: serviceId })).toContainText("50.0 %", { timeout: 1_000 });
+    await expect(report.getByTestId("report-rest").first()).toContainText("more services", { timeout: 1_000 });
   }).toPass({ timeout: 20_000 });
+  await report.getByTestId("report-rest").first().getByRole("link").click();
+  await expect(page).toHaveURL(/\/reports\?period=week&kind=service&start=\d{4}-\d{2}-\d{2}$/);
+  await expect(async () => {
+    await page.reload();
+    await expect(report.getByRole("row").filter({ hasText: serviceId })).toContainText("50.0 %", { timeout: 1_000 });
+  }).toPass({ timeout: 20_000 });
+  await expect(report.locator("tbody").first().getByTestId("report-rest")).toHaveCount(0);
   await page.getByRole("navigation", { name: "Period" }).getByRole("link", { name: "Per month" }).click();
-  await expect(page.getByTestId("blocked-report").getByRole("row").filter({ hasText: serviceId })).toContainText("3");
-  const report = await download(page, "export-report-csv");
-  expect(report.split("\r\n")[0]).toBe(`"period_start","period","partial","service","checks","duplicates_blocked","duplicate_share"`);
-  expect(report).toMatch(new RegExp(`"${serviceId}","6","3","0\\.5000"`));
+  await expect(page).toHaveURL(/period=month&kind=service$/);
+  await page.goto(`/reports?period=month&kind=service&start=${new Date().toISOString().slice(0, 8)}01`);
+  await expect(report.getByRole("row").filter({ hasText: serviceId })).toContainText("3");
+  const reportCsv = await download(page, "export-report-csv");
+  expect(reportCsv.split("\r\n")[0]).toBe(`"period_start","period","partial","service","checks","duplicates_blocked","duplicate_share"`);
+  expect(reportCsv).toMatch(new RegExp(`"${serviceId}","6","3","0\\.5000"`));
 });
 
 test("a gap in the journal is named on the page: which minute of which subject, how many entries", async ({ page, request }) => {

@@ -59,6 +59,8 @@ export type SourcesQuery = z.output<typeof sourcesQuerySchema>;
 export const blockedReportQuerySchema = z.object({
   period: z.preprocess(param, z.enum(["week", "month"]).default("week")),
   kind: z.preprocess(param, journalSubjectKindSchema.default("service")),
+  /** The first day of the one period listed with every subject (YYYY-MM-DD, UTC). */
+  start: z.preprocess(param, z.iso.date("a date, YYYY-MM-DD").optional()),
 });
 export type BlockedReportQuery = z.output<typeof blockedReportQuerySchema>;
 

@@ -3,7 +3,8 @@ import { beforeAll, describe, expect, it } from "vitest";
 import { ROLLUPS, rollUp } from "@/db/queries/console-stats";
 import { uniqueId } from "@/test/factories";
 import { createTestDatabase, type TestDatabase } from "@/test/test-db";
-import { blockedReportCsv, loadBlockedReport, periodStart } from "./journal-duplicates-blocked";
+import { blockedReportQuerySchema } from "@/lib/validation/console-journal";
+import { blockedReportCsv, loadBlockedReport, periodStart, REPORT_SUBJECTS_SHOWN, shownRows, type BlockedPeriod } from "./journal-duplicates-blocked";
 
 let store: TestDatabase;
 const NOW = Date.now();
@@ -59,5 +60,23 @@ describe("the duplicates blocked report", () => {
     const total = mine.reduce((sum, line) => sum + Number(JSON.parse(`[${line}]`)[5]), 0);
     expect(total).toBe(60);
     expect(lines.find((line) => line.includes(b))).toMatch(/"10","1","0\.1000"$/);
+  });
+
+  it("lists a period's ten busiest subjects and sums the rest, unless that period is opened in full", () => {
+    const rows = Array.from({ length: 13 }, (_, i) => ({ subject: `svc-${String(i).padStart(2, "0")}`, checks: 100, duplicates: 13 - i }));
+    const period: BlockedPeriod = { start: "2026-11-23", label: "Week of 2026-11-23", partial: true, checks: 1300, duplicates: 91, rows };
+    const folded = shownRows(period);
+    expect(folded.rows.map((r) => r.subject)).toEqual(rows.slice(0, REPORT_SUBJECTS_SHOWN).map((r) => r.subject));
+    expect(folded.rest).toEqual({ subjects: 3, checks: 300, duplicates: 3 + 2 + 1 });
+    expect(shownRows(period, "2026-11-16").rest).not.toBeNull();
+    expect(shownRows(period, "2026-11-23")).toEqual({ rows, rest: null });
+    expect(shownRows({ ...period, rows: rows.slice(0, 10) })).toEqual({ rows: rows.slice(0, 10), rest: null });
+  });
+
+  it("takes the opened period as a date and names the field when it is not one", () => {
+    expect(blockedReportQuerySchema.parse({ start: "2026-11-23" })).toEqual({ period: "week", kind: "service", start: "2026-11-23" });
+    const bad = blockedReportQuerySchema.safeParse({ start: "2026-11-31" });
+    expect(bad.success).toBe(false);
+    expect(bad.error?.issues[0]).toMatchObject({ path: ["start"], message: "a date, YYYY-MM-DD" });
   });
 });

@@ -69,6 +69,33 @@ export async function loadBlockedReport(db: DbOrTx, q: BlockedReportQuery, now =
   return { period: q.period, kind: q.kind, periods: [...byStart.values()] };
 }
 
+/** Subjects a period lists unless it is opened in full: the busiest, the rest summed in one row. */
+export const REPORT_SUBJECTS_SHOWN = 10;
+
+export interface ShownPeriod {
+  rows: BlockedRow[];
+  /** What the period's other subjects add up to; null when every subject is listed. */
+  rest: { subjects: number; checks: number; duplicates: number } | null;
+}
+
+/**
+ * The rows one period shows: all of them when it is the period opened (`open`, its start), else the
+ * busiest REPORT_SUBJECTS_SHOWN and a sum of the rest. Twelve periods of a hundred services each
+ * would otherwise be 1,200 rows on one page; the CSV keeps every row.
+ */
+export function shownRows(period: BlockedPeriod, open?: string): ShownPeriod {
+  if (period.start === open || period.rows.length <= REPORT_SUBJECTS_SHOWN) return { rows: period.rows, rest: null };
+  const others = period.rows.slice(REPORT_SUBJECTS_SHOWN);
+  return {
+    rows: period.rows.slice(0, REPORT_SUBJECTS_SHOWN),
+    rest: {
+      subjects: others.length,
+      checks: others.reduce((sum, r) => sum + r.checks, 0),
+      duplicates: others.reduce((sum, r) => sum + r.duplicates, 0),
+    },
+  };
+}
+
 /** The report as CSV, one row per period and subject (a spreadsheet sums it as it likes). */
 export function blockedReportCsv(report: BlockedReport): string {
   const header = csvRow(["period_start", "period", "partial", report.kind, "checks", "duplicates_blocked", "duplicate_share"]);

@@ -11,7 +11,7 @@ import { withStore } from "@/lib/console/store";
 import { type SearchParams } from "@/lib/validation/console-common";
 import { blockedReportQuerySchema } from "@/lib/validation/console-journal";
 import { formatCount, formatPercent } from "@/lib/views/format";
-import { loadBlockedReport, REPORT_PERIODS } from "@/lib/views/journal-duplicates-blocked";
+import { loadBlockedReport, REPORT_PERIODS, REPORT_SUBJECTS_SHOWN, shownRows } from "@/lib/views/journal-duplicates-blocked";
 import { KIND_LABEL, type JournalKind } from "@/lib/views/journal-format";
 
 export const dynamic = "force-dynamic";
@@ -29,7 +29,7 @@ export default async function BlockedReportPage({ searchParams }: { searchParams
   const header = (q: { period: string; kind: string } | null) => (
     <PageHeader
       title="Duplicates blocked"
-      description={`Repeats weir turned away, per ${q?.period ?? "week"} (UTC) for the last ${REPORT_PERIODS}, from the stats rollup: the side effects that did not run twice.`}
+      description={`Repeats weir turned away, per ${q?.period ?? "week"} (UTC) for the last ${REPORT_PERIODS}, from the stats rollup: the side effects that did not run twice. Each ${q?.period ?? "week"} lists its ${REPORT_SUBJECTS_SHOWN} busiest and sums the rest; the CSV holds every row.`}
       actions={
         q ? (
           <a className="button" href={hrefWith("/reports/export", q)} download data-testid="export-report-csv">
@@ -51,7 +51,16 @@ export default async function BlockedReportPage({ searchParams }: { searchParams
   const loaded = await withStore((db) => loadBlockedReport(db, q));
   if (!loaded.ok) return <StoreUnavailableNotice />;
   const report = loaded.data;
+  if (q.start !== undefined && !report.periods.some((p) => p.start === q.start)) {
+    return (
+      <>
+        {header(q)}
+        <InvalidFilters what="periods" fields={{ start: [`not the first day of one of the last ${REPORT_PERIODS} ${q.period}s (UTC)`] }} />
+      </>
+    );
+  }
   const shown = report.periods.filter((p) => p.checks > 0);
+  const plural = `${KIND_LABEL[q.kind].toLowerCase()}s`;
   return (
     <>
       {header(q)}
@@ -85,29 +94,45 @@ export default async function BlockedReportPage({ searchParams }: { searchParams
                 <th className="num">Share</th>
               </tr>
             </thead>
-            {shown.map((p) => (
-              <tbody key={p.start}>
-                <tr>
-                  <th scope="rowgroup">
-                    {p.label}
-                    {p.partial ? " (so far)" : ""}
-                  </th>
-                  <th scope="row">All</th>
-                  <td className="num">{formatCount(p.duplicates)}</td>
-                  <td className="num">{formatCount(p.checks)}</td>
-                  <td className="num">{formatPercent(p.duplicates, p.checks)}</td>
-                </tr>
-                {p.rows.map((r) => (
-                  <tr key={r.subject}>
-                    <td />
-                    <td className="break">{r.subject}</td>
-                    <td className="num">{formatCount(r.duplicates)}</td>
-                    <td className="num">{formatCount(r.checks)}</td>
-                    <td className="num">{formatPercent(r.duplicates, r.checks)}</td>
+            {shown.map((p) => {
+              const { rows, rest } = shownRows(p, q.start);
+              return (
+                <tbody key={p.start}>
+                  <tr>
+                    <th scope="rowgroup">
+                      {p.label}
+                      {p.partial ? " (so far)" : ""}
+                    </th>
+                    <th scope="row">All</th>
+                    <td className="num">{formatCount(p.duplicates)}</td>
+                    <td className="num">{formatCount(p.checks)}</td>
+                    <td className="num">{formatPercent(p.duplicates, p.checks)}</td>
                   </tr>
-                ))}
-              </tbody>
-            ))}
+                  {rows.map((r) => (
+                    <tr key={r.subject}>
+                      <td />
+                      <td className="break">{r.subject}</td>
+                      <td className="num">{formatCount(r.duplicates)}</td>
+                      <td className="num">{formatCount(r.checks)}</td>
+                      <td className="num">{formatPercent(r.duplicates, r.checks)}</td>
+                    </tr>
+                  ))}
+                  {rest ? (
+                    <tr data-testid="report-rest">
+                      <td />
+                      <td>
+                        <Link href={hrefWith("/reports", { period: q.period, kind: q.kind, start: p.start })}>
+                          {formatCount(rest.subjects)} more {plural}
+                        </Link>
+                      </td>
+                      <td className="num">{formatCount(rest.duplicates)}</td>
+                      <td className="num">{formatCount(rest.checks)}</td>
+                      <td className="num">{formatPercent(rest.duplicates, rest.checks)}</td>
+                    </tr>
+                  ) : null}
+                </tbody>
+              );
+            })}
           </table>
         </div>
       )}
