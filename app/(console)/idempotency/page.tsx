@@ -1,12 +1,9 @@
 import type { Metadata } from "next";
 import Form from "next/form";
 import Link from "next/link";
-import { Badge } from "@/components/ui/badge";
-import { CopyButton } from "@/components/ui/copy-button";
 import { Field } from "@/components/ui/field";
 import { InvalidFilters } from "@/components/ui/invalid-filters";
 import { ListTotal } from "@/components/ui/list-total";
-import { RelativeTime } from "@/components/ui/relative-time";
 import { VisibleText } from "@/components/ui/visible-text";
 import { EmptyState } from "@/components/ui/empty-state";
 import { hrefWith, Pager } from "@/components/ui/pager";
@@ -20,6 +17,7 @@ import { loadIdempotencyBrowse, loadReleaseNotice, RELEASE_ACTION, releaseTarget
 import { withStore } from "@/lib/console/store";
 import { param, type SearchParams } from "@/lib/validation/console-common";
 import { KEY_STATES } from "@/lib/validation/console-idempotency";
+import { IdempotencyKeyRows } from "./_components/key-rows";
 import { ReleaseStuck } from "./_components/release-stuck";
 
 export const dynamic = "force-dynamic";
@@ -116,31 +114,9 @@ export default async function IdempotencyPage({ searchParams }: { searchParams: 
                     <th>Expires</th>
                   </tr>
                 </thead>
-                <tbody>
-                  {keys.map((k) => (
-                    <tr key={k.key}>
-                      <td className="break">
-                        <Link href={hrefWith("/idempotency/key", { scope: k.scope, key: k.key })}>
-                          <VisibleText text={k.key} />
-                        </Link>{" "}
-                        <CopyButton value={k.key} label="key" />
-                      </td>
-                      <td>
-                        <Badge tone={k.state} />
-                      </td>
-                      <td className="num">{k.attempt}</td>
-                      <td className="small">
-                        <RelativeTime value={k.createdAt} />
-                      </td>
-                      <td className="small">
-                        <RelativeTime value={k.lockedUntil} />
-                      </td>
-                      <td className="small">
-                        <RelativeTime value={k.expiresAt} />
-                      </td>
-                    </tr>
-                  ))}
-                </tbody>
+                <IdempotencyKeyRows
+                  rows={keys.map(({ scope: s, key, state, attempt, createdAt, lockedUntil, expiresAt }) => ({ scope: s, key, state, attempt, createdAt, lockedUntil, expiresAt }))}
+                />
               </table>
             </div>
           )}

@@ -1,11 +1,6 @@
-import Link from "next/link";
-import { CopyButton } from "@/components/ui/copy-button";
-import { ShortHash } from "@/components/ui/short-hash";
 import { EmptyState } from "@/components/ui/empty-state";
-import { hrefWith } from "@/components/ui/pager";
-import { RelativeTime } from "@/components/ui/relative-time";
-import { VisibleText } from "@/components/ui/visible-text";
 import type { KeyBrowserRow } from "@/lib/views/key-browser";
+import { KeyRows } from "./key-rows";
 
 export function KeyTable({ serviceId, rows, filtered }: { serviceId: string; rows: KeyBrowserRow[]; filtered: boolean }) {
   if (rows.length === 0) {
@@ -27,28 +22,7 @@ export function KeyTable({ serviceId, rows, filtered }: { serviceId: string; row
             <th>Hash</th>
           </tr>
         </thead>
-        <tbody>
-          {rows.map((row) => (
-            <tr key={row.messageId}>
-              <td className="break">
-                <Link href={hrefWith(`/services/${serviceId}/key`, { id: row.messageId })}>
-                  <VisibleText text={row.messageId} />
-                </Link>{" "}
-                <CopyButton value={row.messageId} label="message id" />
-              </td>
-              <td className="num">{row.version}</td>
-              <td>
-                <RelativeTime value={row.lastChanged} />
-              </td>
-              <td>
-                <RelativeTime value={row.firstSeen} />
-              </td>
-              <td>
-                <ShortHash value={row.hash} label="hash" digits={12} />
-              </td>
-            </tr>
-          ))}
-        </tbody>
+        <KeyRows serviceId={serviceId} rows={rows} />
       </table>
     </div>
   );
