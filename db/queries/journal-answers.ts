@@ -74,12 +74,10 @@ export async function answersRolledUntil(db: DbOrTx): Promise<number | null> {
 }
 
 /** A range's whole quarter hours before the rollup's mark, read from the rollup; null when it has none. */
-async function rolledQuarters(db: DbOrTx, q: RangeQuery, rolledUntil?: Promise<number | null>): Promise<{ fromUs: number; toUs: number } | null> {
+async function rolledQuarters(q: RangeQuery, rolledUntil: Promise<number | null>): Promise<{ fromUs: number; toUs: number } | null> {
   // Awaited first: a mark read for the page is never left unobserved.
-  const given = rolledUntil === undefined ? undefined : await rolledUntil;
-  if (q.key !== undefined || q.caller !== undefined || q.decisions?.length) return null;
-  const markUs = given === undefined ? await answersRolledUntil(db) : given;
-  if (markUs === null) return null;
+  const markUs = await rolledUntil;
+  if (markUs === null || q.key !== undefined || q.caller !== undefined || q.decisions?.length) return null;
   const fromUs = Math.ceil(q.fromUs / QUARTER_US) * QUARTER_US;
   const toUs = Math.min(Math.floor(q.toUs / QUARTER_US) * QUARTER_US, markUs);
   return toUs > fromUs ? { fromUs, toUs } : null;
@@ -108,10 +106,14 @@ export function rangeSums(q: RangeQuery, whole: { fromUs: number; toUs: number }
  * Entries per caller in a range, as topCallers counts them, with the range's whole quarter hours
  * read from journal_answers_quarter: the Sources page of every service over 24 hours then counts
  * the entries of about an hour a period, not of two days. On Citus, and for a range filtered by
- * key, caller or decision, the journal itself. `rolledUntil`: the mark, when the page has read it.
+ * key, caller or decision, the journal itself. `rolledUntil`: the mark, read once by a page that sums several ranges.
  */
-export async function callerCounts(db: DbOrTx, q: RangeQuery & { limit: number }, rolledUntil?: Promise<number | null>): Promise<CallerCount[]> {
-  const whole = await rolledQuarters(db, q, rolledUntil);
+export async function callerCounts(
+  db: DbOrTx,
+  q: RangeQuery & { limit: number },
+  rolledUntil = answersRolledUntil(db),
+): Promise<CallerCount[]> {
+  const whole = await rolledQuarters(q, rolledUntil);
   if (!whole) return topCallers(db, q);
   const rows = await queryRows<Record<string, unknown>>(db, sql`
     ${rangeSums(q, whole, sql`caller, sum(answers)::int8 as count, coalesce(sum(answers) filter (where ${DUPLICATE_ANSWERS}), 0)::int8 as duplicates`, sql`caller`)}
@@ -120,8 +122,8 @@ export async function callerCounts(db: DbOrTx, q: RangeQuery & { limit: number }
 }
 
 /** Entries by mode and decision in a range, as decisionCounts counts them, the whole quarters from the rollup. */
-export async function answerCounts(db: DbOrTx, q: RangeQuery, rolledUntil?: Promise<number | null>): Promise<DecisionCount[]> {
-  const whole = await rolledQuarters(db, q, rolledUntil);
+export async function answerCounts(db: DbOrTx, q: RangeQuery, rolledUntil = answersRolledUntil(db)): Promise<DecisionCount[]> {
+  const whole = await rolledQuarters(q, rolledUntil);
   if (!whole) return decisionCounts(db, q);
   const rows = await queryRows<{ mode: JournalMode; decision: string; count: string }>(db, sql`
     ${rangeSums(q, whole, sql`mode, decision, sum(answers)::int8 as count`, sql`mode, decision`)}

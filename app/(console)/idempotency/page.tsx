@@ -13,11 +13,11 @@ import { JournalLevelForm } from "@/components/journal/journal-level-form";
 import { requireConsoleActor } from "@/lib/auth/console-actor";
 import { can } from "@/lib/auth/authorize";
 import { loadJournalLevel } from "@/lib/views/journal-level";
-import { loadIdempotencyBrowse, loadReleaseNotice, RELEASE_ACTION, releaseTarget } from "@/lib/views/idempotency";
+import { loadIdempotencyBrowse, loadReleaseNotice, RELEASE_ACTION, releaseTarget, type IdempotencyKeyView } from "@/lib/views/idempotency";
 import { withStore } from "@/lib/console/store";
 import { param, type SearchParams } from "@/lib/validation/console-common";
 import { KEY_STATES } from "@/lib/validation/console-idempotency";
-import { IdempotencyKeyRows } from "./_components/key-rows";
+import { IdempotencyKeyRows, type IdempotencyKeyRow } from "./_components/key-rows";
 import { ReleaseStuck } from "./_components/release-stuck";
 
 export const dynamic = "force-dynamic";
@@ -34,6 +34,17 @@ const pageLinkErrors = (fieldErrors: Record<string, string[]>) => {
   const errors = [...(fieldErrors.after ?? []), ...(fieldErrors.before ?? [])];
   return errors.length > 0 ? errors : undefined;
 };
+
+/** The columns a row shows, and no more: the stored responses stay out of the page's payload. */
+const keyRow = ({ scope, key, state, attempt, createdAt, lockedUntil, expiresAt }: IdempotencyKeyView): IdempotencyKeyRow => ({
+  scope,
+  key,
+  state,
+  attempt,
+  createdAt,
+  lockedUntil,
+  expiresAt,
+});
 
 export default async function IdempotencyPage({ searchParams }: { searchParams: Promise<SearchParams> }) {
   const actor = await requireConsoleActor("read");
@@ -114,9 +125,7 @@ export default async function IdempotencyPage({ searchParams }: { searchParams: 
                     <th>Expires</th>
                   </tr>
                 </thead>
-                <IdempotencyKeyRows
-                  rows={keys.map(({ scope: s, key, state, attempt, createdAt, lockedUntil, expiresAt }) => ({ scope: s, key, state, attempt, createdAt, lockedUntil, expiresAt }))}
-                />
+                <IdempotencyKeyRows rows={keys.map(keyRow)} />
               </table>
             </div>
           )}
