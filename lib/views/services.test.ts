@@ -2,12 +2,16 @@ import { sql } from "drizzle-orm";
 import { beforeAll, describe, expect, it } from "vitest";
 import { createService } from "@/test/factories";
 import { createTestDatabase, type TestDatabase } from "@/test/test-db";
-import { loadServiceList, searchServices } from "./services";
+import { loadServicePage, type ServiceSort } from "./services";
 
 let store: TestDatabase;
 let busy: string;
 let quiet: string;
 const NOW = Date.now();
+
+const page = (q: string, sort: ServiceSort = "name", pageNumber = 1, perPage = 25) => loadServicePage(store.db, { q, sort, page: pageNumber }, perPage, NOW);
+/** One service's row, found by searching for its id (ids are unique, so the search finds it). */
+const rowOf = async (id: string) => (await page(id)).shown.find((s) => s.id === id)!;
 
 beforeAll(async () => {
   store = await createTestDatabase();
@@ -25,21 +29,39 @@ beforeAll(async () => {
 
 describe("service list", () => {
   it("counts keys exactly, finds the last activity and the hourly duplicate rate of the day", async () => {
-    const list = await loadServiceList(store.db, NOW);
-    const b = list.find((s) => s.id === busy)!;
+    const b = await rowOf(busy);
     expect(b).toMatchObject({ keys: 105, keysExact: true, checks24h: 100, duplicates24h: 25, previous24h: { checks: 1000, duplicates: 0 } });
     expect(b.duplicateRates).toHaveLength(24);
     expect(b.duplicateRates.filter((r) => r !== null)).toEqual([0.25]);
     expect(Date.parse(b.lastActivity!)).toBeGreaterThan(NOW - 3 * 3_600_000);
-    const q = list.find((s) => s.id === quiet)!;
+    const q = await rowOf(quiet);
     expect(q).toMatchObject({ keys: 1, keysExact: true, checks24h: 0, lastActivity: null });
   });
 
   it("searches ids and names case-insensitively and sorts", async () => {
-    const list = await loadServiceList(store.db, NOW);
-    expect(searchServices(list, busy.toUpperCase(), "name").map((s) => s.id)).toEqual([busy]);
-    expect(searchServices(list, "", "keys")[0]!.id).toBe(busy);
-    expect(searchServices(list, "", "activity")[0]!.id).toBe(busy);
+    const found = await page(busy.toUpperCase());
+    expect(found).toMatchObject({ matched: 1, pages: 1 });
+    expect(found.total).toBeGreaterThanOrEqual(2);
+    expect(found.shown.map((s) => s.id)).toEqual([busy]);
+    expect((await page("", "keys")).shown[0]!.id).toBe(busy);
+    expect((await page("", "activity")).shown[0]!.id).toBe(busy);
+  });
+
+  it("cuts pages after searching and sorting the whole list, with each page's figures", async () => {
+    const byName = [busy, quiet].sort();
+    // Names default to ids: in name order the two are byName, one a page, each with its own figures.
+    const [first, second] = [await page("", "name", 1, 1), await page("", "name", 2, 1)];
+    const all = (await page("", "name", 1, 1000)).shown.map((s) => s.id);
+    expect(first.shown.map((s) => s.id)).toEqual([all[0]]);
+    expect(second.shown.map((s) => s.id)).toEqual([all[1]]);
+    expect(all.filter((id) => byName.includes(id))).toEqual(byName);
+    expect((await page("", "name", 1, 1000)).shown.find((s) => s.id === busy)).toMatchObject({ keys: 105, checks24h: 100 });
+    // Ordered by a figure, the first page holds the largest over every service, not the first page's.
+    const byKeys = await page("", "keys", 1, 1);
+    expect(byKeys).toMatchObject({ pageNumber: 1, pages: first.pages });
+    expect(byKeys.shown.map((s) => s.id)).toEqual([busy]);
+    // A page past the end (the list shrank since the link was made) shows the last one.
+    expect((await page("", "name", 10_000, 1)).pageNumber).toBe(first.pages);
   });
 });
 
@@ -55,7 +77,7 @@ describe("service list over rolled-up hours", () => {
       ('service', ${quiet}, ${new Date(hour - 60_000).toISOString()}::timestamptz, 8, 8, 0)`);
     await store.db.execute(sql`insert into stats_rollup (name, rolled_until) values ('stats_hour', ${rolledUntil}::timestamptz)
       on conflict (name) do update set rolled_until = excluded.rolled_until`);
-    const q = (await loadServiceList(store.db, NOW)).find((s) => s.id === quiet)!;
+    const q = await rowOf(quiet);
     expect(q).toMatchObject({ checks24h: 48, duplicates24h: 10 });
     expect(q.duplicateRates.filter((r) => r !== null)).toEqual([0.25, 0]);
   });
@@ -75,7 +97,7 @@ describe("service list over rolled-up quarters", () => {
     await store.db.execute(sql`insert into stats_rollup (name, rolled_until) values
       ('stats_hour', ${at(hour)}::timestamptz), ('stats_quarter', ${at(hour + 15 * 60_000)}::timestamptz)
       on conflict (name) do update set rolled_until = excluded.rolled_until`);
-    const f = (await loadServiceList(store.db, NOW)).find((s) => s.id === fresh)!;
+    const f = await rowOf(fresh);
     expect(f).toMatchObject({ checks24h: 30, duplicates24h: 15 });
     expect(f.duplicateRates.filter((r) => r !== null)).toEqual([0.5]);
     expect(f.duplicateRates.at(-1)).toBe(0.5);

@@ -1,8 +1,9 @@
 import { serviceKeyCounts } from "@/db/queries/console-key-counts";
 import { serviceActivity } from "@/db/queries/console-service-list";
-import { rolledSpans, statsBetween, type Counters } from "@/db/queries/console-stats";
-import { listServices } from "@/db/queries/services";
+import { rolledSpans, statsBetween, type Counters, type RolledSpan } from "@/db/queries/console-stats";
+import { listServices, type ServiceRow } from "@/db/queries/services";
 import type { DbOrTx } from "@/db/types";
+import { pageSlice } from "./page-slice";
 
 export interface ServiceListItem {
   id: string;
@@ -24,12 +25,41 @@ export interface ServiceListItem {
 export const SERVICE_SORTS = ["name", "checks", "duplicates", "activity", "keys"] as const;
 export type ServiceSort = (typeof SERVICE_SORTS)[number];
 
+/** One page of the list, with the counts its heading gives. */
+export interface ServiceListPage {
+  shown: ServiceListItem[];
+  /** Services registered, and those the search matched. */
+  total: number;
+  matched: number;
+  pageNumber: number;
+  pages: number;
+  firstIndex: number;
+}
+
 const HOUR = 3_600_000;
 
-/** Registered services with key counts, last activity and their last 24 h hour by hour (from the rollup). */
-export async function loadServiceList(db: DbOrTx, now = Date.now()): Promise<ServiceListItem[]> {
+type Named = Pick<ServiceRow, "id" | "displayName">;
+
+/** The services whose id or name contains `query` (case-insensitive). */
+const matching = <T extends Named>(items: readonly T[], query: string): T[] => {
+  const needle = query.trim().toLowerCase();
+  return needle ? items.filter((s) => s.id.toLowerCase().includes(needle) || s.displayName.toLowerCase().includes(needle)) : [...items];
+};
+
+const byName = (a: Named, b: Named) => a.displayName.localeCompare(b.displayName) || a.id.localeCompare(b.id);
+
+const BY: Record<ServiceSort, (a: ServiceListItem, b: ServiceListItem) => number> = {
+  name: byName,
+  checks: (a, b) => b.checks24h - a.checks24h || a.id.localeCompare(b.id),
+  duplicates: (a, b) => b.duplicates24h / Math.max(b.checks24h, 1) - a.duplicates24h / Math.max(a.checks24h, 1) || a.id.localeCompare(b.id),
+  activity: (a, b) => (b.lastActivity ?? "").localeCompare(a.lastActivity ?? "") || a.id.localeCompare(b.id),
+  keys: (a, b) => b.keys - a.keys || a.id.localeCompare(b.id),
+};
+
+/** Key counts, last activity and the last 24 h hour by hour (from the rollups) of `services`, in their order. */
+async function withFigures(db: DbOrTx, services: readonly ServiceRow[], rolled: readonly RolledSpan[], now: number): Promise<ServiceListItem[]> {
+  if (services.length === 0) return [];
   const firstHour = Math.floor(now / HOUR) * HOUR - 23 * HOUR;
-  const [services, rolled] = await Promise.all([listServices(db), rolledSpans(db)]);
   const ids = services.map((s) => s.id);
   const [rows, counts, before] = await Promise.all([
     serviceActivity(db, ids, new Date(firstHour), rolled),
@@ -59,16 +89,26 @@ export async function loadServiceList(db: DbOrTx, now = Date.now()): Promise<Ser
   });
 }
 
-/** The services whose id or name contains `query` (case-insensitive), in the chosen order. */
-export function searchServices(items: ServiceListItem[], query: string, sort: ServiceSort): ServiceListItem[] {
-  const needle = query.trim().toLowerCase();
-  const found = needle ? items.filter((s) => s.id.toLowerCase().includes(needle) || s.displayName.toLowerCase().includes(needle)) : [...items];
-  const by: Record<ServiceSort, (a: ServiceListItem, b: ServiceListItem) => number> = {
-    name: (a, b) => a.displayName.localeCompare(b.displayName),
-    checks: (a, b) => b.checks24h - a.checks24h,
-    duplicates: (a, b) => b.duplicates24h / Math.max(b.checks24h, 1) - a.duplicates24h / Math.max(a.checks24h, 1),
-    activity: (a, b) => (b.lastActivity ?? "").localeCompare(a.lastActivity ?? ""),
-    keys: (a, b) => b.keys - a.keys,
-  };
-  return found.sort((a, b) => by[sort](a, b) || a.id.localeCompare(b.id));
+/**
+ * One page of the services list, searched and sorted over every service before it is cut. In name
+ * order the figures are read for the page's services only: each one costs a probe for its last
+ * activity and a bounded walk of its keys, so at 100 services reading them for all four pages was
+ * most of the list's statements (docs/performance-console.md). Ordering by a figure needs it for
+ * every matched service, and reads them all.
+ */
+export async function loadServicePage(
+  db: DbOrTx,
+  query: { q: string; sort: ServiceSort; page: unknown },
+  perPage: number,
+  now = Date.now(),
+): Promise<ServiceListPage> {
+  const [services, rolled] = await Promise.all([listServices(db), rolledSpans(db)]);
+  const matched = matching(services, query.q);
+  const counts = { total: services.length, matched: matched.length };
+  if (query.sort === "name") {
+    const page = pageSlice(matched.sort(byName), query.page, perPage);
+    return { ...page, ...counts, shown: await withFigures(db, page.shown, rolled, now) };
+  }
+  const ordered = (await withFigures(db, matched, rolled, now)).sort(BY[query.sort]);
+  return { ...pageSlice(ordered, query.page, perPage), ...counts };
 }

@@ -8,8 +8,7 @@ import { PageHeader } from "@/components/ui/page-header";
 import { StoreUnavailableNotice } from "@/components/ui/store-unavailable";
 import { requireConsoleActor } from "@/lib/auth/console-actor";
 import { formatCount, formatPercent } from "@/lib/views/format";
-import { pageSlice } from "@/lib/views/page-slice";
-import { loadServiceList, searchServices, SERVICE_SORTS, type ServiceListItem, type ServiceSort } from "@/lib/views/services";
+import { loadServicePage, SERVICE_SORTS, type ServiceListItem, type ServiceSort } from "@/lib/views/services";
 import { withStore } from "@/lib/console/store";
 import { param, type SearchParams } from "@/lib/validation/console-common";
 import { ServiceRows, type ServiceRow } from "./_components/service-rows";
@@ -56,16 +55,14 @@ export default async function ServicesPage({ searchParams }: { searchParams: Pro
   const q = String(param(params.q) ?? "").slice(0, 128);
   const rawSort = param(params.sort);
   const sort: ServiceSort = (SERVICE_SORTS as readonly unknown[]).includes(rawSort) ? (rawSort as ServiceSort) : "name";
-  const loaded = await withStore((db) => loadServiceList(db));
+  const loaded = await withStore((db) => loadServicePage(db, { q, sort, page: param(params.page) }, SERVICES_PER_PAGE));
   if (!loaded.ok) return <StoreUnavailableNotice />;
-  const all = loaded.data;
-  const services = searchServices(all, q, sort);
-  const { shown, pageNumber, pages, firstIndex } = pageSlice(services, param(params.page), SERVICES_PER_PAGE);
+  const { shown, total, matched, pageNumber, pages, firstIndex } = loaded.data;
   const pageHref = (n: number) => hrefWith("/services", { q, sort: sort === "name" ? undefined : sort, page: n === 1 ? undefined : n });
   return (
     <>
       <PageHeader title="Services & keys" description="Every service weir keeps last-seen state for. Open one to browse its keys." />
-      {all.length === 0 ? (
+      {total === 0 ? (
         <EmptyState title="No services registered yet.">Register one with PUT /api/v1/services/:id, then send checks.</EmptyState>
       ) : (
         <>
@@ -77,11 +74,11 @@ export default async function ServicesPage({ searchParams }: { searchParams: Pro
             <input type="hidden" name="sort" value={sort} />
             <button type="submit">Search</button>
             <span className="small muted" data-testid="service-count">
-              {q ? `${formatCount(services.length)} of ${formatCount(all.length)} services` : `${formatCount(all.length)} services`}
+              {q ? `${formatCount(matched)} of ${formatCount(total)} services` : `${formatCount(total)} services`}
               {pages > 1 ? `; ${formatCount(firstIndex + 1)}–${formatCount(firstIndex + shown.length)} shown` : ""}
             </span>
           </Form>
-          {services.length === 0 ? (
+          {matched === 0 ? (
             <EmptyState title={`No service id or name contains “${q}”.`} />
           ) : (
             <div className="table-wrap">
