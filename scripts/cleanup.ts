@@ -25,7 +25,10 @@ async function main(): Promise<void> {
       `removed ${result.removed} rows (${result.windowRecordsRemoved} window records, ${result.idempotencyKeysRemoved} idempotency keys) ` +
         `in ${result.batches} batches, ${result.durationMs} ms${result.complete ? "" : " (stopped at --max-batches)"}; lag ${lag.seconds} s`,
     );
-    console.log(`retention: removed ${retention.payloadVersionsRemoved} payload versions, ${retention.responsesRemoved} stored responses in ${retention.durationMs} ms`);
+    console.log(
+      `retention: removed ${retention.payloadVersionsRemoved} payload versions, ${retention.responsesRemoved} stored responses, ` +
+        `${retention.statsMinutesRemoved} per-minute stats in ${retention.durationMs} ms`,
+    );
   } finally {
     await store.close();
   }

@@ -37,7 +37,8 @@ export async function runCleanupCommand(options: { batchSize?: number; maxBatche
         `in ${totals.batches} batches, ${ms} ms${complete ? "" : "; stopped at --max-batches, run again for the rest"}; lag now ${lag.seconds} s`,
     );
     console.log(
-      `retention: removed ${retention.payloadVersionsRemoved} payload versions and ${retention.responsesRemoved} stored responses past their age limits ` +
+      `retention: removed ${retention.payloadVersionsRemoved} payload versions, ${retention.responsesRemoved} stored responses and ` +
+        `${retention.statsMinutesRemoved} per-minute stats past their age limits ` +
         `in ${retention.batches} batches, ${retention.durationMs} ms${retention.complete ? "" : " (stopped at --max-batches)"}`,
     );
   });

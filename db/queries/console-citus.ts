@@ -24,13 +24,25 @@ export async function findExactIdCitus(db: DbOrTx, id: string, perKind: number):
     order by 1, 2`);
 }
 
+/**
+ * Each service's last minute with traffic; for those with no minute left (past
+ * WEIR_STATS_MINUTE_RETENTION), the last hour with traffic.
+ */
+async function lastActivityCitus(db: DbOrTx, serviceIds: readonly string[]): Promise<{ subject: string; last: string | Date }[]> {
+  const lastOf = (table: "stats_minute" | "stats_hour", ids: readonly string[]) =>
+    queryRows<{ subject: string; last: string | Date }>(db, sql`
+      select subject, max(bucket) as last from ${sql.identifier(table)}
+      where subject_kind = 'service' and subject = any(${sql.param([...ids])}::text[]) group by subject`);
+  const minutes = await lastOf("stats_minute", serviceIds);
+  const found = new Set(minutes.map((row) => row.subject));
+  const idle = serviceIds.filter((id) => !found.has(id));
+  return idle.length === 0 ? minutes : [...minutes, ...(await lastOf("stats_hour", idle))];
+}
 
 export async function serviceActivityCitus(db: DbOrTx, serviceIds: readonly string[], since: Date): Promise<ServiceActivityRow[]> {
   const ids = sql.param([...serviceIds]);
   const [last, hours] = await Promise.all([
-    queryRows<{ subject: string; last: string | Date }>(db, sql`
-      select subject, max(bucket) as last from stats_minute
-      where subject_kind = 'service' and subject = any(${ids}::text[]) group by subject`),
+    lastActivityCitus(db, serviceIds),
     queryRows<{ subject: string; t: string | Date; checks: number; duplicates: number }>(db, sql`
       select subject, date_bin('1 hour', bucket, timestamptz '2000-01-01 00:00:00+00') as t,
         sum(checks)::float8 as checks, sum(duplicates)::float8 as duplicates

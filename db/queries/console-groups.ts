@@ -50,12 +50,16 @@ export async function groupWindows(db: DbOrTx, ids: readonly string[], defaultTt
   }));
 }
 
-/** A group exists once it has settings, stored claims or traffic in the stats (three primary-key probes). */
+/**
+ * A group exists once it has settings, stored claims or traffic in the stats (primary-key probes; the
+ * hourly stats too, which keep what WEIR_STATS_MINUTE_RETENTION took from the minutes).
+ */
 export async function groupExists(db: DbOrTx, id: string): Promise<boolean> {
   const [row] = await queryRows<{ found: boolean }>(db, sql`
     select exists (select 1 from consumer_groups where id = ${id})
       or exists (select 1 from window_records where consumer_group = ${id})
-      or exists (select 1 from stats_minute where subject_kind = 'group' and subject = ${id}) as found`);
+      or exists (select 1 from stats_minute where subject_kind = 'group' and subject = ${id})
+      or exists (select 1 from stats_hour where subject_kind = 'group' and subject = ${id}) as found`);
   return row?.found === true;
 }
 

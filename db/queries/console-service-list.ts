@@ -10,7 +10,8 @@ const HOUR_MS = HOURS.stepMs;
 
 /**
  * Per service: hourly checks and duplicates since `since` and the last minute with traffic (one
- * backward probe of the rollup's primary key). Key counts: console-key-counts.ts.
+ * backward probe of stats_minute's primary key; past WEIR_STATS_MINUTE_RETENTION, whose minutes are
+ * gone, the last hour with traffic). Key counts: console-key-counts.ts.
  *
  * The hours are read for the given services at once: the closed hours as the hourly rollup has them,
  * and only the hour or so past its mark summed again, from quarters and minutes. Read service by
@@ -26,7 +27,8 @@ export async function serviceActivity(db: DbOrTx, serviceIds: readonly string[],
   const ids = sql.param([...serviceIds]);
   const rows = await queryRows<Record<string, unknown>>(db, sql`
     select s.id,
-      (select max(m.bucket) from stats_minute m where m.subject_kind = 'service' and m.subject = s.id) as last_activity,
+      coalesce((select max(m.bucket) from stats_minute m where m.subject_kind = 'service' and m.subject = s.id),
+        (select max(d.bucket) from stats_hour d where d.subject_kind = 'service' and d.subject = s.id)) as last_activity,
       coalesce(h.hours, '[]') as hours
     from unnest(${ids}::text[]) as s(id)
     left join (

@@ -66,6 +66,12 @@ describe("the configuration", () => {
     expect((error as Error).message).toMatch(/^6 variables are not valid:\n {2}/);
   });
 
+  it("keeps per-minute stats 35 days unless told, and never less than 2 days", () => {
+    expect(loadConfig({}).WEIR_STATS_MINUTE_RETENTION).toBe(35 * 86_400_000);
+    expect(loadConfig({ WEIR_STATS_MINUTE_RETENTION: "48h" }).WEIR_STATS_MINUTE_RETENTION).toBe(2 * 86_400_000);
+    expect(() => loadConfig({ WEIR_STATS_MINUTE_RETENTION: "36h" })).toThrow('WEIR_STATS_MINUTE_RETENTION must be at least 2d, got "36h"');
+  });
+
   it("never echoes a secret's value", () => {
     expect(() => loadConfig({ WEIR_AUTH_SECRET: "hunter2" })).toThrow("WEIR_AUTH_SECRET must be at least 32 characters (value not shown)");
     expect(() => loadConfig({ DATABASE_URL: "mysql://root:hunter2@db" })).toThrow(/^DATABASE_URL must be a postgres or postgresql URL \(value not shown\)$/);

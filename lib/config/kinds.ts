@@ -119,15 +119,17 @@ export function list(defaultText = "none"): Kind<string[]> {
 const DURATION = /^(\d{1,6})([dhm]?)$/;
 const UNIT_MS: Record<string, number> = { d: 86_400_000, h: 3_600_000, m: 60_000, "": 86_400_000 };
 
-/** "7d", "36h", "90m" or a bare number of days, in ms. */
-export function duration(fallback: string): Kind<number> {
+/** "7d", "36h", "90m" or a bare number of days, in ms; `least`, a duration too, is the shortest accepted. */
+export function duration(fallback: string, least?: string): Kind<number> {
+  const shortest = least === undefined ? 1 : parseDuration(least);
   const parsed = z
     .string()
     .trim()
     .regex(DURATION, { error: "must be a duration like 7d, 36h or 90m" })
     .transform((value) => DURATION.exec(value)!)
     .refine((found) => Number(found[1]) > 0, { error: "must be longer than 0" })
-    .transform((found) => Number(found[1]) * UNIT_MS[found[2]!]!);
+    .transform((found) => Number(found[1]) * UNIT_MS[found[2]!]!)
+    .refine((ms) => ms >= shortest, { error: `must be at least ${least}` });
   return kind(parsed.optional().transform((value) => value ?? parseDuration(fallback)), "duration: `7d`, `36h`, `90m` or days", `\`${fallback}\``);
 }
 

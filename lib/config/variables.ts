@@ -138,6 +138,11 @@ export const VARIABLES = {
     "How long a node caches service settings (ignored and included paths, history depth), in ms. A change made on a node applies there at once, on other nodes within this bound; a key already stored under newer settings makes a node drop its cached ones at once.",
   ),
   WEIR_RESET_RETENTION_DAYS: variable("engine", decimal(7, { above: 0, max: 365 }), "How long a reset can be undone, in days."),
+  WEIR_STATS_MINUTE_RETENTION: variable(
+    "engine",
+    duration("35d", "2d"),
+    "How long the per-minute stats are kept (at least `2d`): the retention job removes older minutes in whole UTC days, once each has been summed into the quarter-hour, hourly and daily stats, which are kept. Ranges reaching further back are counted in whole quarter hours there.",
+  ),
 
   WEIR_JOURNAL: variable(
     "journal",

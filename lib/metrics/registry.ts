@@ -125,7 +125,7 @@ function createMetrics() {
     }),
     retentionRemoved: new Counter({
       name: "weir_retention_rows_removed_total",
-      help: "Rows past an age limit removed by the retention job, by kind (payload_version, stored_response)",
+      help: "Rows past an age limit removed by the retention job, by kind (payload_version, stored_response, stats_minute)",
       labelNames: ["kind"] as const,
       registers,
     }),

@@ -5,5 +5,6 @@ import { metrics } from "./registry";
 export function observeRetentionPass(result: RetentionResult): void {
   metrics.retentionRemoved.inc({ kind: "payload_version" }, result.payloadVersionsRemoved);
   metrics.retentionRemoved.inc({ kind: "stored_response" }, result.responsesRemoved);
+  metrics.retentionRemoved.inc({ kind: "stats_minute" }, result.statsMinutesRemoved);
   metrics.retentionPassSeconds.observe({ result: result.complete ? "complete" : "partial" }, result.durationMs / 1000);
 }

@@ -48,4 +48,10 @@ describe("group pages", () => {
       expect(g.previous).toEqual(day);
     }
   });
+
+  it("still finds a group whose minutes are past their retention, from its hourly stats", async () => {
+    expect(await loadGroup(store.db, "retired", { now: NOW })).toBeNull();
+    await store.db.execute(sql`insert into stats_hour (subject_kind, subject, bucket, checks, new) values ('group', 'retired', now() - interval '60 days', 3, 3)`);
+    expect((await loadGroup(store.db, "retired", { now: NOW }))?.group).toMatchObject({ id: "retired", checks: 0 });
+  });
 });

@@ -103,3 +103,12 @@ describe("service list over rolled-up quarters", () => {
     expect(f.duplicateRates.at(-1)).toBe(0.5);
   });
 });
+
+describe("service list past the minutes' retention", () => {
+  it("gives the last hour with traffic as the last activity when no minute is left", async () => {
+    const retired = await createService(store.db);
+    const hour = new Date(Math.floor(NOW / 3_600_000) * 3_600_000 - 40 * 86_400_000);
+    await store.db.execute(sql`insert into stats_hour (subject_kind, subject, bucket, checks, new) values ('service', ${retired}, ${hour.toISOString()}::timestamptz, 7, 7)`);
+    expect(await rowOf(retired)).toMatchObject({ lastActivity: hour.toISOString(), checks24h: 0 });
+  });
+});

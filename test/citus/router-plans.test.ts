@@ -294,9 +294,24 @@ describe("nothing that runs per decision or every few seconds commits with two-p
     await store.pool!.query("update idempotency_keys set completed_at = '2000-01-01' where scope = $1 and key like 'old-%'", [scope]);
     await setRetention({ db: store.db, actor: SYSTEM_ACTOR, input: { kind: "service", subject: serviceId, maxAgeSeconds: 86_400, reason: "test" } });
     await setRetention({ db: store.db, actor: SYSTEM_ACTOR, input: { kind: "scope", subject: scope, maxAgeSeconds: 3_600, reason: "test" } });
-    await noTwoPhase(async (db) => expect(await runRetention(db, { batchSize: 5 })).toMatchObject({ payloadVersionsRemoved: 12, responsesRemoved: 3, complete: true }));
+    // Per-minute stats past WEIR_STATS_MINUTE_RETENTION (35 days), of subjects on every shard, once the rollups have run.
+    const subjects = Array.from({ length: 8 }, (_, i) => uniqueId(`tp-ret-stats-${i}`));
+    await store.pool!.query(
+      `insert into stats_minute (subject_kind, subject, bucket, checks, new)
+       select 'service', s, date_trunc('minute', now()) - a, 1, 1 from unnest($1::text[]) s, unnest(array[interval '40 days', interval '1 hour']) a`,
+      [subjects],
+    );
+    await store.pool!.query(
+      `insert into stats_rollup (name, rolled_until) select unnest(array['stats_quarter', 'stats_hour', 'stats_day']), date_trunc('day', now())
+       on conflict (name) do nothing`,
+    );
+    await noTwoPhase(async (db) =>
+      expect(await runRetention(db, { batchSize: 5 })).toMatchObject({ payloadVersionsRemoved: 12, responsesRemoved: 3, statsMinutesRemoved: 8, complete: true }),
+    );
     const { rows } = await store.pool!.query("select count(*)::int as n from payload_versions where service_id = $1", [serviceId]);
     expect(rows).toEqual([{ n: 12 }]);
+    const minutes = await store.pool!.query("select count(*)::int as n from stats_minute where subject = any($1::text[])", [subjects]);
+    expect(minutes.rows).toEqual([{ n: 8 }]);
   });
 
   it("a token's last-use stamp (once a minute per token and node): the first, a guarded one and a later one", async () => {
