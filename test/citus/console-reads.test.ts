@@ -2,6 +2,7 @@ import { sql } from "drizzle-orm";
 import { beforeAll, describe, expect, it } from "vitest";
 import { listScopeIds } from "@/db/queries/console-idempotency";
 import { serviceKeyCounts } from "@/db/queries/console-key-counts";
+import { serviceActivity } from "@/db/queries/console-service-list";
 import { begin } from "@/lib/dedup/idempotency/begin";
 import { claimMany } from "@/lib/dedup/window/claim";
 import { setGroupTtl } from "@/lib/dedup/window/set-group-ttl";
@@ -47,6 +48,20 @@ describe("console reads on Citus (multi-shard where they must be)", () => {
     expect(counts[1]!.keys).toBeGreaterThan(4_500);
     expect(counts[1]!.keys).toBeLessThan(7_500);
     expect(counts[2]).toEqual({ serviceId: "svc-none", keys: 0, exact: true });
+  });
+
+  it("gives a service's last minute with traffic, or past the minutes' retention its last hour", async () => {
+    const hour = new Date(Math.floor(Date.now() / 3_600_000) * 3_600_000 - 40 * 86_400_000);
+    const minute = new Date(Math.floor(Date.now() / 60_000) * 60_000 - 120_000);
+    await store.db.execute(sql`insert into stats_hour (subject_kind, subject, bucket, checks, new) values
+      ('service', 'svc-retired', ${hour.toISOString()}::timestamptz, 3, 3), ('service', 'svc-busy', ${hour.toISOString()}::timestamptz, 3, 3)`);
+    await store.db.execute(sql`insert into stats_minute (subject_kind, subject, bucket, checks, new) values ('service', 'svc-busy', ${minute.toISOString()}::timestamptz, 2, 2)`);
+    const rows = await serviceActivity(store.db, ["svc-busy", "svc-retired", "svc-silent"], new Date(Date.now() - 86_400_000), []);
+    expect(rows.map((r) => [r.serviceId, r.lastActivity?.toISOString() ?? null])).toEqual([
+      ["svc-busy", minute.toISOString()],
+      ["svc-retired", hour.toISOString()],
+      ["svc-silent", null],
+    ]);
   });
 
   it("lists idempotency scopes that have keys or settings", async () => {
