@@ -48,12 +48,13 @@ const matching = <T extends Named>(items: readonly T[], query: string): T[] => {
 
 const byName = (a: Named, b: Named) => a.displayName.localeCompare(b.displayName) || a.id.localeCompare(b.id);
 
+/** Each order; ties go by id, so a page holds the same services on every view. */
 const BY: Record<ServiceSort, (a: ServiceListItem, b: ServiceListItem) => number> = {
   name: byName,
-  checks: (a, b) => b.checks24h - a.checks24h || a.id.localeCompare(b.id),
-  duplicates: (a, b) => b.duplicates24h / Math.max(b.checks24h, 1) - a.duplicates24h / Math.max(a.checks24h, 1) || a.id.localeCompare(b.id),
-  activity: (a, b) => (b.lastActivity ?? "").localeCompare(a.lastActivity ?? "") || a.id.localeCompare(b.id),
-  keys: (a, b) => b.keys - a.keys || a.id.localeCompare(b.id),
+  checks: (a, b) => b.checks24h - a.checks24h,
+  duplicates: (a, b) => b.duplicates24h / Math.max(b.checks24h, 1) - a.duplicates24h / Math.max(a.checks24h, 1),
+  activity: (a, b) => (b.lastActivity ?? "").localeCompare(a.lastActivity ?? ""),
+  keys: (a, b) => b.keys - a.keys,
 };
 
 /** Key counts, last activity and the last 24 h hour by hour (from the rollups) of `services`, in their order. */
@@ -109,6 +110,6 @@ export async function loadServicePage(
     const page = pageSlice(matched.sort(byName), query.page, perPage);
     return { ...page, ...counts, shown: await withFigures(db, page.shown, rolled, now) };
   }
-  const ordered = (await withFigures(db, matched, rolled, now)).sort(BY[query.sort]);
+  const ordered = (await withFigures(db, matched, rolled, now)).sort((a, b) => BY[query.sort](a, b) || a.id.localeCompare(b.id));
   return { ...pageSlice(ordered, query.page, perPage), ...counts };
 }
